@@ -1,0 +1,73 @@
+// Package cli is Grit's command line: one file per subcommand, each built by a
+// function (no init-time globals), flags in a struct, intended output on stdout
+// and progress and warnings on stderr. Main is the single exit point; errors
+// map to the exit codes in errors.go.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+// Stdio is the process's standard streams, injectable for tests.
+type Stdio struct {
+	In  io.Reader
+	Out io.Writer
+	Err io.Writer
+}
+
+// env is what every subcommand gets: the streams and the context.
+type env struct {
+	ctx context.Context
+	Stdio
+}
+
+// isTTY reports whether w is a terminal (progress bars and prompts only then).
+func isTTY(w any) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// Main runs the grit command line with args (without the program name) and
+// returns the process exit code.
+func Main(ctx context.Context, args []string, stdio Stdio) int {
+	e := &env{ctx: ctx, Stdio: stdio}
+	root := newRootCmd(e)
+	root.SetArgs(args)
+	root.SetIn(stdio.In)
+	root.SetOut(stdio.Out)
+	root.SetErr(stdio.Err)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return ExitOK
+	}
+	var q quietError
+	if !errors.As(err, &q) {
+		fmt.Fprintf(stdio.Err, "grit: %v\n", err)
+	}
+	return exitCode(err)
+}
+
+// newRootCmd builds the whole command tree.
+func newRootCmd(e *env) *cobra.Command {
+	root := newAgentCmd(e) // bare `grit`, `grit -p`, `-c`, `-r`: the agent's faces
+	root.SilenceUsage = true
+	root.SilenceErrors = true
+	root.CompletionOptions.HiddenDefaultCmd = true
+	for _, sub := range []func(*env) *cobra.Command{
+		newVersionCmd,
+		// Subcommands register here, one line each.
+	} {
+		root.AddCommand(sub(e))
+	}
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageErrorf("%v\nRun '%s --help' for usage.", err, c.CommandPath())
+	})
+	return root
+}
