@@ -62,6 +62,7 @@ func newRootCmd(e *env) *cobra.Command {
 	root.CompletionOptions.HiddenDefaultCmd = true
 	for _, sub := range []func(*env) *cobra.Command{
 		newVersionCmd,
+		newSearchCmd,
 		// Subcommands register here, one line each.
 	} {
 		root.AddCommand(sub(e))

@@ -2,7 +2,16 @@ package index
 
 import (
 	"context"
+	"database/sql"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/grit-dev/grit/internal/span"
+	"github.com/grit-dev/grit/internal/store"
 )
 
 // Sentinel errors callers branch on.
@@ -15,118 +24,298 @@ var (
 // Index is an open repository index. Open it through app.OpenIndex, which
 // supplies the tree-sitter Parser.
 type Index struct {
-	root string
+	root   string
+	parser Parser
+	opts   Options
+	dbPath string
+	db     *store.DB
 }
+
+// DBPath is where the index of root lives.
+func DBPath(root string) string { return filepath.Join(root, ".grit", "index.db") }
 
 // Open opens (creating if needed) root/.grit/index.db. It does not index;
 // call Update. A corrupt or foreign database is moved aside and rebuilt with a
 // warning through opts.Warn.
 func Open(ctx context.Context, root string, p Parser, opts Options) (*Index, error) {
-	return nil, errors.New("index: not implemented yet")
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("open index: %w", err)
+	}
+	fi, err := os.Stat(abs)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("open index: %w", err)
+	case !fi.IsDir():
+		return nil, fmt.Errorf("open index: %s is not a directory", abs)
+	}
+	if _, err := os.ReadDir(abs); err != nil {
+		return nil, fmt.Errorf("open index: %w", err)
+	}
+	if opts.MaxFileSize <= 0 {
+		opts.MaxFileSize = 1 << 20
+	}
+	if opts.FileBudget <= 0 {
+		opts.FileBudget = 2 * time.Second
+	}
+	ix := &Index{root: abs, parser: p, opts: opts, dbPath: DBPath(abs)}
+	if err := ix.ensureGritDir(); err != nil {
+		return nil, err
+	}
+	if err := ix.openDB(ctx); err != nil {
+		return nil, err
+	}
+	return ix, nil
+}
+
+// ensureGritDir creates .grit with a .gitignore of "*" so git never shows it.
+func (ix *Index) ensureGritDir() error {
+	dir := filepath.Join(ix.root, ".grit")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("open index: %w", err)
+	}
+	gi := filepath.Join(dir, ".gitignore")
+	if _, err := os.Stat(gi); errors.Is(err, os.ErrNotExist) {
+		if err := os.WriteFile(gi, []byte("*\n"), 0o644); err != nil {
+			return fmt.Errorf("open index: %w", err)
+		}
+	}
+	return nil
+}
+
+// openDB opens the database, moving a corrupt, newer or foreign one aside.
+func (ix *Index) openDB(ctx context.Context) error {
+	db, err := store.Open(ctx, ix.dbPath, schema)
+	if err != nil && store.IsCorrupt(err) {
+		if err := ix.recover(err); err != nil {
+			return err
+		}
+		db, err = store.Open(ctx, ix.dbPath, schema)
+	}
+	if err != nil {
+		return fmt.Errorf("open index: %w", err)
+	}
+	ix.db = db
+	return nil
+}
+
+// recover moves a bad database aside (under the index lock) and warns.
+func (ix *Index) recover(cause error) error {
+	unlock, err := ix.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	dst, err := store.MoveAside(ix.dbPath)
+	if err != nil {
+		return fmt.Errorf("open index: %w", err)
+	}
+	ix.warn(fmt.Sprintf("index database unusable (%v): moved aside to %s and rebuilding", cause, dst))
+	return nil
+}
+
+func (ix *Index) warn(msg string) {
+	if ix.opts.Warn != nil {
+		ix.opts.Warn(msg)
+	}
 }
 
 // Root is the absolute repository root.
 func (ix *Index) Root() string { return ix.root }
 
+// DB is the index's database, for packages that query it directly (search).
+func (ix *Index) DB() *store.DB { return ix.db }
+
 // Close closes the database.
-func (ix *Index) Close() error { return nil }
+func (ix *Index) Close() error {
+	if ix.db == nil {
+		return nil
+	}
+	return ix.db.Close()
+}
 
-// Update brings the index up to date with the working tree, incrementally.
-func (ix *Index) Update(ctx context.Context) (Stats, error) { return Stats{}, errors.ErrUnsupported }
-
-// UpdateFiles re-indexes the named files (relative paths) right away, e.g. after an edit.
-func (ix *Index) UpdateFiles(ctx context.Context, paths ...string) error {
-	return errors.ErrUnsupported
+// rel turns a user path (absolute, or relative to the root) into a repository path.
+func (ix *Index) rel(p string) (string, error) {
+	if filepath.IsAbs(p) {
+		return span.Rel(ix.root, p)
+	}
+	return span.Clean(p), nil
 }
 
 // Files lists every indexed file, sorted by path.
-func (ix *Index) Files(ctx context.Context) ([]File, error) { return nil, errors.ErrUnsupported }
+func (ix *Index) Files(ctx context.Context) ([]File, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT path, lang, size, mtime, hash FROM files WHERE skip = '' ORDER BY path`)
+	if err != nil {
+		return nil, fmt.Errorf("files: %w", err)
+	}
+	defer rows.Close()
+	var out []File
+	for rows.Next() {
+		f, err := scanFile(rows)
+		if err != nil {
+			return nil, fmt.Errorf("files: %w", err)
+		}
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}
+
+func scanFile(s interface{ Scan(...any) error }) (File, error) {
+	var f File
+	var mtime int64
+	var hash []byte
+	if err := s.Scan(&f.Path, &f.Lang, &f.Size, &mtime, &hash); err != nil {
+		return f, err
+	}
+	f.MTime = time.Unix(0, mtime)
+	f.Hash = fmt.Sprintf("%x", hash)
+	return f, nil
+}
 
 // File returns one indexed file, or ErrNotIndexed.
 func (ix *Index) File(ctx context.Context, path string) (File, error) {
-	return File{}, errors.ErrUnsupported
+	rel, err := ix.rel(path)
+	if err != nil {
+		return File{}, err
+	}
+	f, err := scanFile(ix.db.QueryRowContext(ctx, `SELECT path, lang, size, mtime, hash FROM files WHERE path = ? AND skip = ''`, rel))
+	if errors.Is(err, sql.ErrNoRows) {
+		return File{}, fmt.Errorf("%s: %w", rel, ErrNotIndexed)
+	}
+	if err != nil {
+		return File{}, fmt.Errorf("file %s: %w", rel, err)
+	}
+	return f, nil
+}
+
+// defColumns selects a Def; scanDef reads it.
+const defColumns = `d.id, f.path, f.lang, n.name, d.qname, d.kind, d.parent, d.start, d."end",
+	d.name_start, d.name_end, d.start_line, d.start_col, d.end_line, d.end_col, d.signature, d.doc
+	FROM defs d JOIN files f ON f.id = d.file_id JOIN names n ON n.id = d.name_id`
+
+var kindNames = []string{KindFunction, KindMethod, KindClass, KindVariable}
+
+func kindCode(k string) int {
+	for i, n := range kindNames {
+		if n == k {
+			return i
+		}
+	}
+	return 0
+}
+
+func scanDef(s interface{ Scan(...any) error }) (Def, error) {
+	var d Def
+	var kind int
+	err := s.Scan(&d.ID, &d.Path, &d.Lang, &d.Name, &d.QName, &kind, &d.Parent, &d.Start, &d.End,
+		&d.NameStart, &d.NameEnd, &d.StartLine, &d.StartCol, &d.EndLine, &d.EndCol, &d.Signature, &d.Doc)
+	if kind >= 0 && kind < len(kindNames) {
+		d.Kind = kindNames[kind]
+	}
+	return d, err
+}
+
+func (ix *Index) queryDefs(ctx context.Context, op, where string, args ...any) ([]Def, error) {
+	rows, err := ix.db.QueryContext(ctx, "SELECT "+defColumns+" "+where, args...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	defer rows.Close()
+	var out []Def
+	for rows.Next() {
+		d, err := scanDef(rows)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", op, err)
+		}
+		out = append(out, d)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	return out, nil
 }
 
 // Symbols returns the definitions of one file in source order.
 func (ix *Index) Symbols(ctx context.Context, path string) ([]Def, error) {
-	return nil, errors.ErrUnsupported
+	rel, err := ix.rel(path)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := ix.File(ctx, rel); err != nil {
+		return nil, err
+	}
+	return ix.queryDefs(ctx, "symbols", `WHERE f.path = ? ORDER BY d.start, d."end" DESC`, rel)
 }
 
 // AllDefs returns every definition in the repository (the search scores them all).
-func (ix *Index) AllDefs(ctx context.Context) ([]Def, error) { return nil, errors.ErrUnsupported }
+func (ix *Index) AllDefs(ctx context.Context) ([]Def, error) {
+	return ix.queryDefs(ctx, "all defs", `ORDER BY f.path, d.start`)
+}
 
 // Lookup finds definitions by name: a bare name ("get"), a qualified name
 // ("Session.get"), or "path::qname". Sorted by path then start.
 func (ix *Index) Lookup(ctx context.Context, name string) ([]Def, error) {
-	return nil, errors.ErrUnsupported
+	if p, q, ok := strings.Cut(name, "::"); ok {
+		return ix.queryDefs(ctx, "lookup", `WHERE f.path = ? AND d.qname = ? ORDER BY f.path, d.start`, span.Clean(p), q)
+	}
+	if strings.Contains(name, ".") {
+		last := name[strings.LastIndexByte(name, '.')+1:]
+		return ix.queryDefs(ctx, "lookup", `WHERE n.name = ? AND (d.qname = ? OR d.qname LIKE ? ESCAPE '\') ORDER BY f.path, d.start`,
+			last, name, "%."+likeEscape(name))
+	}
+	return ix.queryDefs(ctx, "lookup", `WHERE n.name = ? ORDER BY f.path, d.start`, name)
+}
+
+func likeEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }
 
 // DefByID returns one definition, or ErrNotFound.
 func (ix *Index) DefByID(ctx context.Context, id int64) (Def, error) {
-	return Def{}, errors.ErrUnsupported
+	d, err := scanDef(ix.db.QueryRowContext(ctx, "SELECT "+defColumns+" WHERE d.id = ?", id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Def{}, fmt.Errorf("definition %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return Def{}, fmt.Errorf("definition %d: %w", id, err)
+	}
+	return d, nil
 }
 
 // DefAt returns the innermost definition of path containing byte offset off.
 func (ix *Index) DefAt(ctx context.Context, path string, off int) (Def, bool, error) {
-	return Def{}, false, errors.ErrUnsupported
-}
-
-// Calls returns the call sites in one file.
-func (ix *Index) Calls(ctx context.Context, path string) ([]Call, error) {
-	return nil, errors.ErrUnsupported
-}
-
-// Callers returns the call sites that resolve to definition id, each with its
-// enclosing definition.
-func (ix *Index) Callers(ctx context.Context, id int64) ([]Call, error) {
-	return nil, errors.ErrUnsupported
-}
-
-// Callees returns the definitions that definition id calls, resolved where possible.
-func (ix *Index) Callees(ctx context.Context, id int64) ([]DefEdge, error) {
-	return nil, errors.ErrUnsupported
-}
-
-// Imports returns one file's imports.
-func (ix *Index) Imports(ctx context.Context, path string) ([]Import, error) {
-	return nil, errors.ErrUnsupported
-}
-
-// EdgesFrom returns the files path refers to, heaviest first.
-func (ix *Index) EdgesFrom(ctx context.Context, path string) ([]FileEdge, error) {
-	return nil, errors.ErrUnsupported
-}
-
-// EdgesTo returns the files that refer to path, heaviest first.
-func (ix *Index) EdgesTo(ctx context.Context, path string) ([]FileEdge, error) {
-	return nil, errors.ErrUnsupported
-}
-
-// AllEdges returns the whole file graph (for spread and PageRank).
-func (ix *Index) AllEdges(ctx context.Context) ([]FileEdge, error) {
-	return nil, errors.ErrUnsupported
+	rel, err := ix.rel(path)
+	if err != nil {
+		return Def{}, false, err
+	}
+	d, err := scanDef(ix.db.QueryRowContext(ctx, "SELECT "+defColumns+
+		` WHERE f.path = ? AND d.start <= ? AND d."end" > ? ORDER BY d.start DESC, d."end" ASC LIMIT 1`, rel, off, off))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Def{}, false, nil
+	}
+	if err != nil {
+		return Def{}, false, fmt.Errorf("def at %s:%d: %w", rel, off, err)
+	}
+	return d, true, nil
 }
 
 // Source returns d's exact bytes, read from disk. If the file changed since it
 // was indexed (size, mtime or hash), it returns an error wrapping ErrStale.
 func (ix *Index) Source(ctx context.Context, d Def) ([]byte, error) {
-	return nil, errors.ErrUnsupported
-}
-
-// ASTNode is one node of a syntax tree, for `grit ast` and the explorer.
-type ASTNode struct {
-	Type     string     `json:"type"`
-	Field    string     `json:"field,omitempty"` // the field name in its parent
-	Named    bool       `json:"named"`
-	Start    int        `json:"start"`
-	End      int        `json:"end"`
-	StartPos [2]int     `json:"start_pos"` // 1-based line, 0-based byte column
-	EndPos   [2]int     `json:"end_pos"`
-	Error    bool       `json:"error,omitempty"` // ERROR or MISSING
-	Children []*ASTNode `json:"children,omitempty"`
-}
-
-// ASTParser is implemented by Parsers that can return the full syntax tree.
-type ASTParser interface {
-	AST(ctx context.Context, path string, src []byte, r *[2]int) (*ASTNode, error) // r limits to a byte range if non-nil
+	f, err := ix.File(ctx, d.Path)
+	if err != nil {
+		return nil, err
+	}
+	full := filepath.Join(ix.root, filepath.FromSlash(f.Path))
+	src, err := os.ReadFile(full)
+	if err != nil {
+		return nil, fmt.Errorf("source of %s: %w", d.QName, err)
+	}
+	if int64(len(src)) != f.Size || hashHex(src) != f.Hash {
+		return nil, fmt.Errorf("source of %s in %s: %w", d.QName, f.Path, ErrStale)
+	}
+	if d.Start < 0 || d.End > len(src) || d.Start > d.End {
+		return nil, fmt.Errorf("source of %s: range [%d,%d) outside %s: %w", d.QName, d.Start, d.End, f.Path, ErrStale)
+	}
+	return src[d.Start:d.End], nil
 }

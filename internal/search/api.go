@@ -2,14 +2,18 @@
 // fusing deterministic signals: keyword→symbol, keyword→path, ripgrep content,
 // lexical overlap (BM25), structural spread over the edge graph, git recency
 // and traceback frames. No model is called; every score is visible.
+//
+// Run is the entry point: it prepares (or reuses) a Corpus for the index —
+// BM25 models, names, the file graph, git recency — and ranks. Each signal is
+// normalised to 0–1 and weighted by a named constant (rank.go); Hit.Signals
+// holds every contribution and Explain says them in words. The same index
+// and query give the same ranking: every sort breaks ties on path and byte
+// offset. Prepared corpora are cached per repository root in the process
+// (guarded by a mutex) and rebuilt when the indexed files' hashes change;
+// everything here is safe for concurrent use.
 package search
 
-import (
-	"context"
-	"errors"
-
-	"github.com/grit-dev/grit/internal/index"
-)
+import "github.com/grit-dev/grit/internal/index"
 
 // Query is one search.
 type Query struct {
@@ -66,11 +70,5 @@ type Frame struct {
 	Line  int    `json:"line"`
 	Func  string `json:"func,omitempty"`
 	Depth int    `json:"depth"` // 0 = innermost
-}
-
-// Run ranks ix's definitions and files for q. ix should be up to date (the
-// caller runs ix.Update). An empty or stop-word-only query returns an empty
-// Result whose Note says why.
-func Run(ctx context.Context, ix *index.Index, q Query) (*Result, error) {
-	return nil, errors.ErrUnsupported
+	Trace int    `json:"trace"` // which trace of the text it belongs to, from 0
 }

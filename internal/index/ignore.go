@@ -1,0 +1,162 @@
+package index
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"path"
+	"regexp"
+	"strings"
+)
+
+// skipDirs are vendored, generated or tool trees never indexed.
+var skipDirs = map[string]bool{
+	".git": true, ".grit": true, ".hg": true, ".svn": true,
+	"node_modules": true, "bower_components": true, "vendor": true,
+	".venv": true, "venv": true, "__pycache__": true, ".tox": true, ".nox": true,
+	".mypy_cache": true, ".pytest_cache": true, ".ruff_cache": true, ".eggs": true,
+	"dist": true, "build": true, "target": true, "site-packages": true,
+}
+
+// ignoreRule is one line of a .gitignore-style file.
+type ignoreRule struct {
+	re      *regexp.Regexp
+	negate  bool
+	dirOnly bool
+}
+
+// ignoreFile is the rules of one ignore file, relative to its directory.
+type ignoreFile struct {
+	dir   string // slash path of the directory, "" for the root
+	rules []ignoreRule
+}
+
+// ignorer holds the stack of ignore files that apply to the directory being walked.
+type ignorer struct {
+	files []*ignoreFile
+}
+
+// match reports whether rel (slash path from the root) is ignored.
+func (ig *ignorer) match(rel string, isDir bool) bool {
+	ignored := false
+	for _, f := range ig.files {
+		p := rel
+		if f.dir != "" {
+			if !strings.HasPrefix(rel, f.dir+"/") {
+				continue
+			}
+			p = rel[len(f.dir)+1:]
+		}
+		for _, r := range f.rules {
+			if r.dirOnly && !isDir {
+				continue
+			}
+			if r.re.MatchString(p) {
+				ignored = !r.negate
+			}
+		}
+	}
+	return ignored
+}
+
+// loadIgnore reads an ignore file; a missing file gives nil.
+func loadIgnore(file, dir string) *ignoreFile {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil
+	}
+	f := parseIgnore(data, dir)
+	if len(f.rules) == 0 {
+		return nil
+	}
+	return f
+}
+
+func parseIgnore(data []byte, dir string) *ignoreFile {
+	f := &ignoreFile{dir: dir}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		line := strings.TrimRight(sc.Text(), "\r")
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if !strings.HasSuffix(line, "\\ ") {
+			line = strings.TrimRight(line, " ")
+		}
+		var r ignoreRule
+		if strings.HasPrefix(line, "!") {
+			r.negate = true
+			line = line[1:]
+		} else if strings.HasPrefix(line, "\\!") || strings.HasPrefix(line, "\\#") {
+			line = line[1:]
+		}
+		if strings.HasSuffix(line, "/") {
+			r.dirOnly = true
+			line = strings.TrimRight(line, "/")
+		}
+		if line == "" {
+			continue
+		}
+		anchored := strings.Contains(line, "/")
+		line = strings.TrimPrefix(line, "/")
+		body := globRegexp(line)
+		if anchored {
+			body = "^" + body + "$"
+		} else {
+			body = "(?:^|/)" + body + "$"
+		}
+		re, err := regexp.Compile(body)
+		if err != nil {
+			continue // an unreadable pattern ignores nothing, as in git
+		}
+		r.re = re
+		f.rules = append(f.rules, r)
+	}
+	return f
+}
+
+// globRegexp translates a gitignore glob into a regexp body.
+func globRegexp(g string) string {
+	var sb strings.Builder
+	for i := 0; i < len(g); i++ {
+		c := g[i]
+		switch {
+		case c == '*' && strings.HasPrefix(g[i:], "**/"):
+			sb.WriteString("(?:.*/)?")
+			i += 2
+		case c == '*' && strings.HasPrefix(g[i:], "**") && i+2 == len(g):
+			sb.WriteString(".*")
+			i++
+		case c == '*':
+			sb.WriteString("[^/]*")
+		case c == '?':
+			sb.WriteString("[^/]")
+		case c == '[':
+			j := strings.IndexByte(g[i+1:], ']')
+			if j < 0 {
+				sb.WriteString(`\[`)
+				continue
+			}
+			class := g[i+1 : i+1+j]
+			if strings.HasPrefix(class, "!") {
+				class = "^" + class[1:]
+			}
+			sb.WriteString("[" + strings.ReplaceAll(class, `\`, `\\`) + "]")
+			i += j + 1
+		case c == '\\' && i+1 < len(g):
+			i++
+			sb.WriteString(regexp.QuoteMeta(string(g[i])))
+		default:
+			sb.WriteString(regexp.QuoteMeta(string(c)))
+		}
+	}
+	return sb.String()
+}
+
+// joinRel joins a slash directory and a name ("" is the root).
+func joinRel(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return path.Join(dir, name)
+}

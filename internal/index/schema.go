@@ -1,0 +1,92 @@
+package index
+
+import "github.com/grit-dev/grit/internal/store"
+
+// schemaAppID marks .grit/index.db as Grit's ("GRIT").
+const schemaAppID = 0x47524954
+
+// schema is the index database, migration by migration. Never edit a
+// released migration: append one.
+var schema = store.Schema{
+	AppID: schemaAppID,
+	Migrations: []string{migration1 + indexSQL()},
+}
+
+const migration1 = `
+CREATE TABLE files(
+	id INTEGER PRIMARY KEY,
+	path TEXT NOT NULL UNIQUE,
+	lang TEXT NOT NULL,
+	size INTEGER NOT NULL,
+	mtime INTEGER NOT NULL,        -- Unix nanoseconds
+	hash BLOB NOT NULL,            -- SHA-256
+	errors INTEGER NOT NULL,       -- ERROR/MISSING nodes
+	skip TEXT NOT NULL DEFAULT ''  -- why the file is not indexed, '' if it is
+);
+CREATE TABLE names(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE defs(
+	id INTEGER PRIMARY KEY,
+	file_id INTEGER NOT NULL,
+	name_id INTEGER NOT NULL,
+	qname TEXT NOT NULL,
+	kind INTEGER NOT NULL,
+	parent TEXT NOT NULL,
+	start INTEGER NOT NULL, "end" INTEGER NOT NULL,
+	name_start INTEGER NOT NULL, name_end INTEGER NOT NULL,
+	start_line INTEGER NOT NULL, start_col INTEGER NOT NULL,
+	end_line INTEGER NOT NULL, end_col INTEGER NOT NULL,
+	signature TEXT NOT NULL,
+	doc TEXT NOT NULL
+);
+-- One row per (file, caller, callee name): the pair is stored once, its call
+-- sites packed in sites as varint (offset delta, line delta) pairs.
+CREATE TABLE calls(
+	file_id INTEGER NOT NULL,
+	caller_id INTEGER NOT NULL,    -- 0 at module level
+	name_id INTEGER NOT NULL,
+	callee_id INTEGER NOT NULL,    -- resolved definition, 0 if unresolved
+	n INTEGER NOT NULL,
+	sites BLOB NOT NULL
+);
+CREATE TABLE imports(
+	file_id INTEGER NOT NULL,
+	module TEXT NOT NULL,
+	names TEXT NOT NULL,           -- space-separated
+	alias TEXT NOT NULL,
+	resolved_id INTEGER NOT NULL,  -- files.id, 0 if external
+	line INTEGER NOT NULL
+);
+CREATE TABLE refs(
+	file_id INTEGER NOT NULL,
+	name_id INTEGER NOT NULL,
+	n INTEGER NOT NULL,
+	PRIMARY KEY(file_id, name_id)
+) WITHOUT ROWID;
+CREATE TABLE file_edges(
+	from_id INTEGER NOT NULL,
+	to_id INTEGER NOT NULL,
+	weight REAL NOT NULL,
+	names TEXT NOT NULL,           -- space-separated, most telling first
+	PRIMARY KEY(from_id, to_id)
+) WITHOUT ROWID;
+`
+
+// secondaryIndexes are dropped before a cold build and created after it.
+var secondaryIndexes = []struct{ name, def string }{
+	{"defs_file", "defs(file_id, start)"},
+	{"defs_name", "defs(name_id)"},
+	{"calls_file", "calls(file_id)"},
+	{"calls_callee", "calls(callee_id)"},
+	{"calls_caller", "calls(caller_id)"},
+	{"imports_file", "imports(file_id)"},
+	{"refs_name", "refs(name_id)"},
+	{"file_edges_to", "file_edges(to_id)"},
+}
+
+func indexSQL() string {
+	m := ""
+	for _, ix := range secondaryIndexes {
+		m += "CREATE INDEX IF NOT EXISTS " + ix.name + " ON " + ix.def + ";\n"
+	}
+	return m
+}

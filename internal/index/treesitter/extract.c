@@ -1,0 +1,100 @@
+// One cgo call per file: parse under a time budget, count error nodes, run the
+// language's query and flatten every capture into an array Go reads directly.
+#include <string.h>
+#include <time.h>
+#include "extract.h"
+
+void grit_use_default_allocator(void) { ts_set_allocator(NULL, NULL, NULL, NULL); }
+
+static int64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+typedef struct { const char *src; uint32_t len; int64_t deadline; } input_t;
+
+static const char *read_input(void *payload, uint32_t byte_index, TSPoint pos, uint32_t *bytes_read) {
+  (void)pos;
+  input_t *in = (input_t *)payload;
+  if (byte_index >= in->len) { *bytes_read = 0; return ""; }
+  *bytes_read = in->len - byte_index;
+  return in->src + byte_index;
+}
+
+static bool parse_progress(TSParseState *st) {
+  input_t *in = (input_t *)st->payload;
+  return in->deadline > 0 && now_ns() > in->deadline;
+}
+
+static bool query_progress(TSQueryCursorState *st) {
+  input_t *in = (input_t *)st->payload;
+  return in->deadline > 0 && now_ns() > in->deadline;
+}
+
+static uint32_t count_errors(TSNode root) {
+  if (!ts_node_has_error(root)) return 0;
+  uint32_t n = 0;
+  TSTreeCursor c = ts_tree_cursor_new(root);
+  for (;;) {
+    TSNode node = ts_tree_cursor_current_node(&c);
+    if (ts_node_is_error(node) || ts_node_is_missing(node)) n++;
+    if (ts_node_has_error(node) && ts_tree_cursor_goto_first_child(&c)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&c)) {
+      if (!ts_tree_cursor_goto_parent(&c)) { ts_tree_cursor_delete(&c); return n; }
+    }
+  }
+}
+
+void grit_extract(const TSLanguage *lang, const TSQuery *q, const char *src, uint32_t len, int64_t budget_ns, grit_result *out) {
+  memset(out, 0, sizeof *out);
+  input_t in = {src, len, budget_ns > 0 ? now_ns() + budget_ns : 0};
+  TSParser *p = ts_parser_new();
+  ts_parser_set_language(p, lang);
+  TSInput input = {&in, read_input, 0, NULL};
+  TSParseOptions popts = {&in, parse_progress};
+  TSTree *tree = ts_parser_parse_with_options(p, NULL, input, popts);
+  ts_parser_delete(p);
+  if (tree == NULL) {
+    out->status = (in.deadline > 0 && now_ns() > in.deadline) ? 1 : 4;
+    return;
+  }
+  TSNode root = ts_tree_root_node(tree);
+  out->errors = count_errors(root);
+  TSQueryCursor *qc = ts_query_cursor_new();
+  TSQueryCursorOptions qopts = {&in, query_progress};
+  ts_query_cursor_exec_with_options(qc, q, root, &qopts);
+  TSQueryMatch m;
+  uint32_t ord = 0;
+  while (ts_query_cursor_next_match(qc, &m)) {
+    for (uint16_t i = 0; i < m.capture_count; i++) {
+      if (out->n == out->cap) {
+        uint32_t ncap = out->cap ? out->cap * 2 : 1024;
+        grit_cap *nc = realloc(out->caps, (size_t)ncap * sizeof(grit_cap));
+        if (nc == NULL) { out->status = 3; goto done; }
+        out->caps = nc;
+        out->cap = ncap;
+      }
+      TSNode node = m.captures[i].node;
+      TSPoint sp = ts_node_start_point(node), ep = ts_node_end_point(node);
+      grit_cap *c = &out->caps[out->n++];
+      c->match = ord;
+      c->pattern = m.pattern_index;
+      c->capture = m.captures[i].index;
+      c->start = ts_node_start_byte(node);
+      c->end = ts_node_end_byte(node);
+      c->srow = sp.row; c->scol = sp.column; c->erow = ep.row; c->ecol = ep.column;
+    }
+    ord++;
+  }
+  if (in.deadline > 0 && now_ns() > in.deadline) out->status = 2;
+done:
+  ts_query_cursor_delete(qc);
+  ts_tree_delete(tree);
+}
+
+void grit_result_free(grit_result *r) {
+  free(r->caps);
+  r->caps = NULL;
+  r->n = r->cap = 0;
+}

@@ -1,0 +1,436 @@
+package treesitter
+
+/*
+#include "extract.h"
+*/
+import "C"
+
+import (
+	"bytes"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/grit-dev/grit/internal/index"
+)
+
+// role is what a capture name means.
+type role uint8
+
+const (
+	roleNone role = iota
+	roleDefFunction
+	roleDefMethod
+	roleDefClass
+	roleDefVariable
+	roleName
+	roleBody
+	roleSig
+	roleReceiver
+	roleCall
+	roleRef
+	roleDoc
+	roleComment
+	roleImport
+	roleImportModule
+	roleImportName
+	roleImportAlias
+	roleImportStar
+)
+
+var roleNames = map[string]role{
+	"def.function":  roleDefFunction,
+	"def.method":    roleDefMethod,
+	"def.class":     roleDefClass,
+	"def.variable":  roleDefVariable,
+	"name":          roleName,
+	"body":          roleBody,
+	"sig":           roleSig,
+	"receiver":      roleReceiver,
+	"call":          roleCall,
+	"ref":           roleRef,
+	"doc":           roleDoc,
+	"comment":       roleComment,
+	"import":        roleImport,
+	"import.module": roleImportModule,
+	"import.name":   roleImportName,
+	"import.alias":  roleImportAlias,
+	"import.star":   roleImportStar,
+	"_":             roleNone,
+}
+
+var roleKinds = map[role]string{
+	roleDefFunction: index.KindFunction,
+	roleDefMethod:   index.KindMethod,
+	roleDefClass:    index.KindClass,
+	roleDefVariable: index.KindVariable,
+}
+
+type capture struct {
+	role                   role
+	start, end             int
+	srow, scol, erow, ecol int
+}
+
+type rawDef struct {
+	d         index.Def
+	sigStart  int // -1: the definition's start
+	bodyStart int // -1: no body
+	receiver  string
+}
+
+type rawImport struct {
+	stmt                int
+	line                int
+	module, name, alias string
+	star                bool
+}
+
+// extract turns the flat captures of one file into a Parsed.
+func extract(l *language, q *query, src []byte, raw []C.grit_cap) *index.Parsed {
+	out := &index.Parsed{Lang: l.name}
+	var (
+		defs     []rawDef
+		docs     []capture
+		comments []capture
+		imports  []rawImport
+		intern   = map[string]string{}
+		match    []capture
+	)
+	str := func(c capture) string {
+		b := src[c.start:c.end]
+		if s, ok := intern[string(b)]; ok {
+			return s
+		}
+		s := string(b)
+		intern[s] = s
+		return s
+	}
+	flush := func() {
+		if len(match) == 0 {
+			return
+		}
+		var def, name, body, sig, recv, imp, mod, iname, alias capture
+		var hasDef, hasName, hasBody, hasSig, hasRecv, hasImp, hasMod, hasIName, hasAlias, star bool
+		for _, c := range match {
+			switch c.role {
+			case roleDefFunction, roleDefMethod, roleDefClass, roleDefVariable:
+				def, hasDef = c, true
+			case roleName:
+				name, hasName = c, true
+			case roleBody:
+				body, hasBody = c, true
+			case roleSig:
+				sig, hasSig = c, true
+			case roleReceiver:
+				recv, hasRecv = c, true
+			case roleCall:
+				out.Calls = append(out.Calls, index.Call{Callee: str(c), Offset: c.start, Line: c.srow + 1})
+			case roleRef:
+				out.Refs = append(out.Refs, str(c))
+			case roleDoc:
+				docs = append(docs, c)
+			case roleComment:
+				comments = append(comments, c)
+			case roleImport:
+				imp, hasImp = c, true
+			case roleImportModule:
+				mod, hasMod = c, true
+			case roleImportName:
+				iname, hasIName = c, true
+			case roleImportAlias:
+				alias, hasAlias = c, true
+			case roleImportStar:
+				star = true
+			}
+		}
+		if hasDef && hasName {
+			rd := rawDef{sigStart: -1, bodyStart: -1}
+			rd.d = index.Def{
+				Lang: l.name, Name: str(name), Kind: roleKinds[def.role],
+				Start: def.start, End: def.end, NameStart: name.start, NameEnd: name.end,
+				StartLine: def.srow + 1, StartCol: def.scol, EndLine: def.erow + 1, EndCol: def.ecol,
+			}
+			if hasSig {
+				rd.sigStart = sig.start
+			}
+			if hasBody {
+				rd.bodyStart = body.start
+			}
+			if hasRecv {
+				rd.receiver = str(recv)
+			}
+			defs = append(defs, rd)
+		}
+		if hasImp && (hasMod || hasIName) {
+			ri := rawImport{stmt: imp.start, line: imp.srow + 1, star: star}
+			if hasMod {
+				ri.module = str(mod)
+				if l.cleanModule != nil {
+					ri.module = l.cleanModule(ri.module)
+				}
+			}
+			if hasIName {
+				ri.name = str(iname)
+			}
+			if hasAlias {
+				ri.alias = str(alias)
+			}
+			imports = append(imports, ri)
+		}
+		match = match[:0]
+	}
+	cur := uint32(1<<32 - 1)
+	for i := range raw {
+		c := &raw[i]
+		if uint32(c.match) != cur {
+			flush()
+			cur = uint32(c.match)
+		}
+		match = append(match, capture{
+			role: q.roles[c.capture], start: int(c.start), end: int(c.end),
+			srow: int(c.srow), scol: int(c.scol), erow: int(c.erow), ecol: int(c.ecol),
+		})
+	}
+	flush()
+
+	out.Defs = finishDefs(l, src, defs, docs, comments)
+	attachCallers(out.Defs, out.Calls)
+	out.Imports = groupImports(imports)
+	return out
+}
+
+// finishDefs merges duplicate captures of one definition (a decorated
+// function matches twice: keep the widest range), nests them, and fills in
+// qualified names, parents, signatures and docs.
+func finishDefs(l *language, src []byte, raw []rawDef, docs, comments []capture) []index.Def {
+	// Merge by name position: the widest range wins; an explicit @sig wins.
+	byName := make(map[int]int, len(raw))
+	var merged []rawDef
+	for _, rd := range raw {
+		i, ok := byName[rd.d.NameStart]
+		if !ok {
+			byName[rd.d.NameStart] = len(merged)
+			merged = append(merged, rd)
+			continue
+		}
+		m := &merged[i]
+		if rd.d.End-rd.d.Start > m.d.End-m.d.Start {
+			sig, body, recv := m.sigStart, m.bodyStart, m.receiver
+			*m = rd
+			if m.sigStart < 0 {
+				m.sigStart = sig
+			}
+			if m.bodyStart < 0 {
+				m.bodyStart = body
+			}
+			if m.receiver == "" {
+				m.receiver = recv
+			}
+		} else {
+			if m.sigStart < 0 {
+				m.sigStart = rd.sigStart
+			}
+			if m.bodyStart < 0 {
+				m.bodyStart = rd.bodyStart
+			}
+		}
+	}
+	sort.SliceStable(merged, func(i, j int) bool {
+		if merged[i].d.Start != merged[j].d.Start {
+			return merged[i].d.Start < merged[j].d.Start
+		}
+		return merged[i].d.End > merged[j].d.End
+	})
+	var stack []int
+	defs := make([]index.Def, len(merged))
+	for i := range merged {
+		rd := &merged[i]
+		d := &rd.d
+		for len(stack) > 0 && merged[stack[len(stack)-1]].d.End <= d.Start {
+			stack = stack[:len(stack)-1]
+		}
+		switch {
+		case rd.receiver != "":
+			d.Parent = rd.receiver
+			d.QName = rd.receiver + "." + d.Name
+		case len(stack) > 0:
+			p := &merged[stack[len(stack)-1]].d
+			d.Parent = p.QName
+			d.QName = p.QName + "." + d.Name
+			if l.methodsInClasses && p.Kind == index.KindClass && d.Kind == index.KindFunction {
+				d.Kind = index.KindMethod
+			}
+		default:
+			d.QName = d.Name
+		}
+		d.Signature = signature(src, rd)
+		stack = append(stack, i)
+		defs[i] = *d
+	}
+	// Docstrings: a string that is the first statement of a definition's body.
+	for _, dc := range docs {
+		for i := len(merged) - 1; i >= 0; i-- {
+			if merged[i].bodyStart == dc.start {
+				if defs[i].Doc == "" {
+					defs[i].Doc = docLine(src[dc.start:dc.end], true)
+				}
+				break
+			}
+		}
+	}
+	// Doc comments: the block of comments ending on the line right above.
+	if len(comments) > 0 {
+		sort.Slice(comments, func(i, j int) bool { return comments[i].start < comments[j].start })
+		for i := range defs {
+			if defs[i].Doc != "" {
+				continue
+			}
+			line := defs[i].StartLine - 1 // 1-based line above
+			k := sort.Search(len(comments), func(k int) bool { return comments[k].start >= defs[i].Start }) - 1
+			first := -1
+			for ; k >= 0 && comments[k].erow+1 == line; k-- {
+				first = k
+				line = comments[k].srow
+			}
+			if first >= 0 {
+				defs[i].Doc = docLine(src[comments[first].start:comments[first].end], false)
+			}
+		}
+	}
+	return defs
+}
+
+// signature is the definition's header up to its body, on one line.
+func signature(src []byte, rd *rawDef) string {
+	start := rd.d.Start
+	if rd.sigStart >= 0 {
+		start = rd.sigStart
+	}
+	end := rd.d.End
+	if rd.bodyStart > start {
+		end = rd.bodyStart
+	} else if nl := bytes.IndexByte(src[start:end], '\n'); nl >= 0 {
+		end = start + nl
+	}
+	s := collapse(src[start:end])
+	s = strings.TrimRight(s, " \t{:")
+	const maxSig = 300
+	if len(s) > maxSig {
+		cut := maxSig
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return s
+}
+
+// collapse turns every run of white space into one space.
+func collapse(b []byte) string {
+	var sb strings.Builder
+	sb.Grow(len(b))
+	space := false
+	for _, c := range b {
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' {
+			space = true
+			continue
+		}
+		if space && sb.Len() > 0 {
+			sb.WriteByte(' ')
+		}
+		space = false
+		sb.WriteByte(c)
+	}
+	return sb.String()
+}
+
+// docLine returns the first non-empty line of a docstring or comment,
+// without quotes or comment markers.
+func docLine(b []byte, str bool) string {
+	s := string(b)
+	if str {
+		s = strings.TrimLeft(s, "rRbBuUfF")
+		for _, q := range []string{`"""`, `'''`, `"`, `'`} {
+			if strings.HasPrefix(s, q) {
+				s = strings.TrimSuffix(strings.TrimPrefix(s, q), q)
+				break
+			}
+		}
+	}
+	for _, line := range strings.Split(s, "\n") {
+		line = strings.TrimSpace(line)
+		if !str {
+			line = strings.TrimSpace(strings.TrimLeft(line, "/*#!-"))
+			line = strings.TrimSpace(strings.TrimSuffix(line, "*/"))
+		}
+		if line != "" {
+			if !utf8.ValidString(line) {
+				line = strings.ToValidUTF8(line, "\uFFFD")
+			}
+			return line
+		}
+	}
+	return ""
+}
+
+// attachCallers sets each call's enclosing definition (innermost).
+func attachCallers(defs []index.Def, calls []index.Call) {
+	if len(defs) == 0 || len(calls) == 0 {
+		return
+	}
+	sort.SliceStable(calls, func(i, j int) bool { return calls[i].Offset < calls[j].Offset })
+	var stack []int
+	di := 0
+	for ci := range calls {
+		off := calls[ci].Offset
+		for di < len(defs) && defs[di].Start <= off {
+			for len(stack) > 0 && defs[stack[len(stack)-1]].End <= defs[di].Start {
+				stack = stack[:len(stack)-1]
+			}
+			stack = append(stack, di)
+			di++
+		}
+		for len(stack) > 0 && defs[stack[len(stack)-1]].End <= off {
+			stack = stack[:len(stack)-1]
+		}
+		if len(stack) > 0 {
+			calls[ci].Caller = defs[stack[len(stack)-1]].QName
+		}
+	}
+}
+
+// groupImports turns per-binding captures into Imports: one per statement
+// and module for the plain names, one per aliased binding.
+func groupImports(raw []rawImport) []index.Import {
+	var out []index.Import
+	type key struct {
+		stmt   int
+		module string
+	}
+	plain := map[key]int{}
+	for _, ri := range raw {
+		switch {
+		case ri.alias != "" || ri.name == "" && !ri.star:
+			imp := index.Import{Module: ri.module, Alias: ri.alias, Line: ri.line}
+			if ri.name != "" {
+				imp.Names = []string{ri.name}
+			}
+			out = append(out, imp)
+		default:
+			k := key{ri.stmt, ri.module}
+			i, ok := plain[k]
+			if !ok {
+				i = len(out)
+				plain[k] = i
+				out = append(out, index.Import{Module: ri.module, Line: ri.line})
+			}
+			name := ri.name
+			if ri.star {
+				name = "*"
+			}
+			out[i].Names = append(out[i].Names, name)
+		}
+	}
+	return out
+}

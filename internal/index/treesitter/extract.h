@@ -1,0 +1,85 @@
+// extract.h declares the few tree-sitter C API entry points Grit's one-call
+// extraction uses (layouts copied from tree-sitter 0.25's api.h, MIT), and the
+// extraction entry point itself. The tree-sitter runtime is linked in by
+// github.com/tree-sitter/go-tree-sitter.
+#ifndef GRIT_EXTRACT_H
+#define GRIT_EXTRACT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+typedef struct TSLanguage TSLanguage;
+typedef struct TSParser TSParser;
+typedef struct TSTree TSTree;
+typedef struct TSQuery TSQuery;
+typedef struct TSQueryCursor TSQueryCursor;
+
+typedef struct TSPoint { uint32_t row; uint32_t column; } TSPoint;
+typedef uint32_t (*DecodeFunction)(const uint8_t *string, uint32_t length, int32_t *code_point);
+typedef struct TSInput {
+  void *payload;
+  const char *(*read)(void *payload, uint32_t byte_index, TSPoint position, uint32_t *bytes_read);
+  int encoding;
+  DecodeFunction decode;
+} TSInput;
+typedef struct TSParseState { void *payload; uint32_t current_byte_offset; bool has_error; } TSParseState;
+typedef struct TSParseOptions { void *payload; bool (*progress_callback)(TSParseState *state); } TSParseOptions;
+typedef struct TSNode { uint32_t context[4]; const void *id; const TSTree *tree; } TSNode;
+typedef struct TSTreeCursor { const void *tree; const void *id; uint32_t context[3]; } TSTreeCursor;
+typedef struct TSQueryCapture { TSNode node; uint32_t index; } TSQueryCapture;
+typedef struct TSQueryMatch { uint32_t id; uint16_t pattern_index; uint16_t capture_count; const TSQueryCapture *captures; } TSQueryMatch;
+typedef struct TSQueryCursorState { void *payload; uint32_t current_byte_offset; } TSQueryCursorState;
+typedef struct TSQueryCursorOptions { void *payload; bool (*progress_callback)(TSQueryCursorState *state); } TSQueryCursorOptions;
+
+void ts_set_allocator(void *(*)(size_t), void *(*)(size_t, size_t), void *(*)(void *, size_t), void (*)(void *));
+TSParser *ts_parser_new(void);
+void ts_parser_delete(TSParser *self);
+bool ts_parser_set_language(TSParser *self, const TSLanguage *language);
+TSTree *ts_parser_parse_with_options(TSParser *self, const TSTree *old_tree, TSInput input, TSParseOptions parse_options);
+void ts_tree_delete(TSTree *self);
+TSNode ts_tree_root_node(const TSTree *self);
+uint32_t ts_node_start_byte(TSNode self);
+uint32_t ts_node_end_byte(TSNode self);
+TSPoint ts_node_start_point(TSNode self);
+TSPoint ts_node_end_point(TSNode self);
+bool ts_node_has_error(TSNode self);
+bool ts_node_is_error(TSNode self);
+bool ts_node_is_missing(TSNode self);
+TSTreeCursor ts_tree_cursor_new(TSNode node);
+void ts_tree_cursor_delete(TSTreeCursor *self);
+TSNode ts_tree_cursor_current_node(const TSTreeCursor *self);
+bool ts_tree_cursor_goto_first_child(TSTreeCursor *self);
+bool ts_tree_cursor_goto_next_sibling(TSTreeCursor *self);
+bool ts_tree_cursor_goto_parent(TSTreeCursor *self);
+TSQuery *ts_query_new(const TSLanguage *language, const char *source, uint32_t source_len, uint32_t *error_offset, int *error_type);
+void ts_query_delete(TSQuery *self);
+uint32_t ts_query_capture_count(const TSQuery *self);
+const char *ts_query_capture_name_for_id(const TSQuery *self, uint32_t index, uint32_t *length);
+TSQueryCursor *ts_query_cursor_new(void);
+void ts_query_cursor_delete(TSQueryCursor *self);
+void ts_query_cursor_exec_with_options(TSQueryCursor *self, const TSQuery *query, TSNode node, const TSQueryCursorOptions *query_options);
+bool ts_query_cursor_next_match(TSQueryCursor *self, TSQueryMatch *match);
+void ts_query_cursor_set_match_limit(TSQueryCursor *self, uint32_t limit);
+
+// grit_cap is one capture of one match, flattened.
+typedef struct grit_cap {
+  uint32_t match;   // match ordinal (captures of one match are adjacent)
+  uint32_t pattern; // pattern index in the query
+  uint32_t capture; // capture index (name via ts_query_capture_name_for_id)
+  uint32_t start, end;
+  uint32_t srow, scol, erow, ecol;
+} grit_cap;
+
+typedef struct grit_result {
+  grit_cap *caps;
+  uint32_t n, cap;
+  uint32_t errors;  // ERROR and MISSING nodes in the tree
+  int status;       // 0 ok, 1 budget exceeded while parsing, 2 while querying, 3 out of memory, 4 no tree
+} grit_result;
+
+void grit_use_default_allocator(void);
+void grit_extract(const TSLanguage *lang, const TSQuery *q, const char *src, uint32_t len, int64_t budget_ns, grit_result *out);
+void grit_result_free(grit_result *r);
+
+#endif

@@ -1,0 +1,320 @@
+package index
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/grit-dev/grit/internal/span"
+	"github.com/grit-dev/grit/internal/store"
+)
+
+// storedFile is a files row as the update sees it.
+type storedFile struct {
+	id    int64
+	lang  string
+	size  int64
+	mtime int64
+	hash  []byte
+	skip  string
+}
+
+// parsedFile is one file read (and parsed) by this update.
+type parsedFile struct {
+	seen   seenFile
+	hash   []byte
+	parsed *Parsed
+	skip   string // why it is not indexed
+	same   bool   // content unchanged: only the mtime moved
+}
+
+// Update brings the index up to date with the working tree, incrementally.
+func (ix *Index) Update(ctx context.Context) (Stats, error) {
+	return ix.run(ctx, nil)
+}
+
+// UpdateFiles re-indexes the named files (relative paths) right away, e.g. after an edit.
+func (ix *Index) UpdateFiles(ctx context.Context, paths ...string) error {
+	if len(paths) == 0 {
+		return nil
+	}
+	rels := make([]string, 0, len(paths))
+	for _, p := range paths {
+		r, err := ix.rel(p)
+		if err != nil {
+			return fmt.Errorf("update files: %w", err)
+		}
+		rels = append(rels, r)
+	}
+	_, err := ix.run(ctx, rels)
+	return err
+}
+
+// run takes the index lock and updates; a database found corrupt midway is
+// moved aside and the update redone from scratch once.
+func (ix *Index) run(ctx context.Context, only []string) (Stats, error) {
+	start := time.Now()
+	unlock, err := ix.lock()
+	if err != nil {
+		return Stats{}, err
+	}
+	st, err := ix.update(ctx, only)
+	if err != nil && store.IsCorrupt(err) {
+		ix.db.Close()
+		dst, merr := store.MoveAside(ix.dbPath)
+		if merr != nil {
+			unlock()
+			return Stats{}, merr
+		}
+		ix.warn(fmt.Sprintf("index database unusable (%v): moved aside to %s and rebuilding", err, dst))
+		db, oerr := store.Open(ctx, ix.dbPath, schema)
+		if oerr != nil {
+			unlock()
+			return Stats{}, fmt.Errorf("reopen index: %w", oerr)
+		}
+		ix.db = db
+		st, err = ix.update(ctx, nil)
+	}
+	unlock()
+	st.Duration = time.Since(start)
+	if st.Seen > 0 {
+		st.ReuseRate = float64(st.Reused) / float64(st.Seen)
+	}
+	return st, err
+}
+
+// lock takes the exclusive update lock (.grit/index.lock) that serialises
+// writers across processes; readers never take it.
+func (ix *Index) lock() (func(), error) {
+	f, err := os.OpenFile(filepath.Join(ix.root, ".grit", "index.lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("index lock: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("index lock: %w", err)
+	}
+	return func() {
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	}, nil
+}
+
+func (ix *Index) loadStored(ctx context.Context) (map[string]*storedFile, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT id, path, lang, size, mtime, hash, skip FROM files`)
+	if err != nil {
+		return nil, store.Classify(err)
+	}
+	defer rows.Close()
+	out := map[string]*storedFile{}
+	for rows.Next() {
+		var s storedFile
+		var p string
+		if err := rows.Scan(&s.id, &p, &s.lang, &s.size, &s.mtime, &s.hash, &s.skip); err != nil {
+			return nil, store.Classify(err)
+		}
+		out[p] = &s
+	}
+	return out, store.Classify(rows.Err())
+}
+
+func (ix *Index) update(ctx context.Context, only []string) (Stats, error) {
+	var st Stats
+	stored, err := ix.loadStored(ctx)
+	if err != nil {
+		return st, fmt.Errorf("update: %w", err)
+	}
+	var seen []seenFile
+	var removed []string
+	if only == nil {
+		var skipped []Skipped
+		seen, skipped, _, err = walk(ix.root, ix.parser, ix.opts.MaxFileSize)
+		if err != nil {
+			return st, err
+		}
+		st.Skipped = append(st.Skipped, skipped...)
+		onDisk := make(map[string]bool, len(seen))
+		for _, s := range seen {
+			onDisk[s.path] = true
+		}
+		for p := range stored {
+			if !onDisk[p] {
+				removed = append(removed, p)
+			}
+		}
+	} else {
+		seen, removed, st.Skipped = ix.statOnly(only, stored)
+	}
+	sort.Strings(removed)
+	st.Seen = len(seen)
+
+	var toRead []seenFile
+	for _, s := range seen {
+		if old, ok := stored[s.path]; ok && old.size == s.size && old.mtime == s.mtime && old.lang == s.lang {
+			st.Reused++
+			if old.skip != "" {
+				st.Skipped = append(st.Skipped, Skipped{Path: s.path, Reason: old.skip})
+			}
+			continue
+		}
+		toRead = append(toRead, s)
+	}
+	results, err := ix.readAndParse(ctx, toRead, stored)
+	if err != nil {
+		return st, err
+	}
+	var changed []*parsedFile
+	touched := 0
+	for _, r := range results {
+		switch {
+		case r.same:
+			st.Reused++
+			touched++
+			changed = append(changed, r)
+		default:
+			if r.skip != "" {
+				st.Skipped = append(st.Skipped, Skipped{Path: r.seen.path, Reason: r.skip})
+			} else {
+				st.Parsed++
+			}
+			changed = append(changed, r)
+		}
+	}
+	for _, p := range removed {
+		if stored[p].skip == "" {
+			st.Removed++
+		}
+	}
+	if len(changed) > 0 || len(removed) > 0 {
+		w := &writer{ix: ix, stored: stored}
+		if err := ix.db.Write(ctx, func(tx *sql.Tx) error {
+			w.tx = tx
+			return w.apply(ctx, changed, removed)
+		}); err != nil {
+			return st, fmt.Errorf("update: %w", store.Classify(err))
+		}
+	}
+	if err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM defs`).Scan(&st.Defs); err != nil {
+		return st, fmt.Errorf("update: %w", store.Classify(err))
+	}
+	sort.Slice(st.Skipped, func(i, j int) bool { return st.Skipped[i].Path < st.Skipped[j].Path })
+	return st, nil
+}
+
+// statOnly is the walk of UpdateFiles: just the named paths.
+func (ix *Index) statOnly(paths []string, stored map[string]*storedFile) (seen []seenFile, removed []string, skipped []Skipped) {
+	for _, p := range paths {
+		lang := ix.parser.Lang(p)
+		fi, err := os.Stat(filepath.Join(ix.root, filepath.FromSlash(p)))
+		switch {
+		case err != nil || !fi.Mode().IsRegular() || lang == "":
+			if _, ok := stored[p]; ok {
+				removed = append(removed, p)
+			}
+		case fi.Size() > ix.opts.MaxFileSize:
+			skipped = append(skipped, Skipped{Path: p, Reason: fmt.Sprintf("too large (%s > %s)", sizeString(fi.Size()), sizeString(ix.opts.MaxFileSize))})
+			if _, ok := stored[p]; ok {
+				removed = append(removed, p)
+			}
+		default:
+			seen = append(seen, seenFile{path: p, lang: lang, size: fi.Size(), mtime: fi.ModTime().UnixNano()})
+		}
+	}
+	return seen, removed, skipped
+}
+
+// readAndParse reads and parses files on all cores; results keep input order.
+func (ix *Index) readAndParse(ctx context.Context, files []seenFile, stored map[string]*storedFile) ([]*parsedFile, error) {
+	out := make([]*parsedFile, len(files))
+	if len(files) == 0 {
+		return out, nil
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(files))
+	var next, done int
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				i := next
+				next++
+				mu.Unlock()
+				if i >= len(files) || ctx.Err() != nil {
+					return
+				}
+				out[i] = ix.readOne(ctx, files[i], stored[files[i].path])
+				if ix.opts.Progress != nil {
+					mu.Lock()
+					done++
+					d := done
+					ix.opts.Progress(d, len(files))
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (ix *Index) readOne(ctx context.Context, s seenFile, old *storedFile) *parsedFile {
+	r := &parsedFile{seen: s}
+	src, err := os.ReadFile(filepath.Join(ix.root, filepath.FromSlash(s.path)))
+	if err != nil {
+		r.skip = "unreadable: " + errReason(err)
+		r.hash = []byte{}
+		return r
+	}
+	r.seen.size = int64(len(src))
+	sum := sha256.Sum256(src)
+	r.hash = sum[:]
+	if old != nil && old.skip == "" && old.lang == s.lang && bytes.Equal(old.hash, r.hash) {
+		r.same = true
+		return r
+	}
+	if bytes.IndexByte(src[:min(len(src), 8<<10)], 0) >= 0 {
+		r.skip = "binary"
+		return r
+	}
+	pctx, cancel := context.WithTimeout(ctx, ix.opts.FileBudget)
+	defer cancel()
+	p, err := ix.parser.Parse(pctx, s.path, src)
+	if err != nil {
+		if ctx.Err() != nil {
+			r.skip = "interrupted"
+		} else {
+			r.skip = err.Error()
+			if errors.Is(err, context.DeadlineExceeded) {
+				r.skip = fmt.Sprintf("parse budget exceeded (%s)", ix.opts.FileBudget)
+			}
+		}
+		return r
+	}
+	r.parsed = p
+	return r
+}
+
+func hashHex(src []byte) string {
+	sum := sha256.Sum256(src)
+	return hex.EncodeToString(sum[:])
+}
+
+// relPath is span.Clean for paths coming from the user.
+func relPath(p string) string { return span.Clean(p) }

@@ -1,0 +1,443 @@
+// Package permission decides whether a tool call may run: allow, ask the
+// user, or deny. The principal type is Engine, built by New from the mode and
+// three layers of Claude Code shaped rules (managed, user, project); Check
+// returns a Decision for one call. Trust records which repositories' own
+// settings, hooks and skills the user has accepted, bound to a content hash.
+//
+// Invariants:
+//   - deny rules are checked before ask rules before allow rules, and within
+//     each, managed before user before project. A project layer from a
+//     repository that is not trusted is ignored (Notices says so).
+//   - protected paths (.git, .grit, .env*, shell rc files, ~/.ssh, ...) ask in
+//     every mode, bypassPermissions included, existing or not; names are
+//     compared after case and Unicode folding.
+//   - a Bash command is parsed with mvdan.cc/sh; every command it may run
+//     (compounds, substitutions, subshells, functions, wrapper operands) must
+//     be allowed, and any one matching a deny rule denies the whole call.
+//     Exec wrappers are never allowed by a prefix rule; computed command
+//     names and scripts that do not survive a print round trip ask.
+//
+// An Engine is safe for concurrent use; SetMode and GrantSession take effect
+// for the next Check.
+package permission
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/grit-dev/grit/internal/config"
+)
+
+// Modes.
+const (
+	ModeDefault     = "default"
+	ModeAcceptEdits = "acceptEdits"
+	ModePlan        = "plan"
+	ModeBypass      = "bypassPermissions"
+)
+
+// Behaviors of a Decision.
+const (
+	Allow = "allow"
+	Ask   = "ask"
+	Deny  = "deny"
+)
+
+// Decision is the verdict on one tool call. Reason is a sentence for the
+// user (and, on deny, for the model).
+type Decision struct {
+	Behavior string `json:"behavior"`
+	Reason   string `json:"reason"`
+}
+
+// Options configure an Engine.
+type Options struct {
+	// Mode is the starting mode; "" takes the layers' defaultMode (managed,
+	// then user, then a trusted project), else "default".
+	Mode string
+	// Root is the workspace (absolute); relative rule patterns anchor here.
+	Root string
+	// Layers of rules, strongest first.
+	Managed, User, Project config.Permissions
+	// ProjectTrusted says the user trusts the repository; without it the
+	// Project layer is ignored.
+	ProjectTrusted bool
+	// Home is the user's home directory; "" uses os.UserHomeDir.
+	Home string
+	// ReadOnlyTools are extra tool names with no side effects (allowed in
+	// every mode unless a rule says otherwise).
+	ReadOnlyTools []string
+}
+
+// ErrUnknownMode is returned for a mode name that is not one of the four.
+var ErrUnknownMode = errors.New("unknown permission mode")
+
+// layer is one source of rules.
+type layer struct {
+	name             string
+	deny, ask, allow []Rule
+}
+
+// Engine decides tool calls.
+type Engine struct {
+	root, home string
+	layers     []layer
+	readOnly   map[string]bool
+	notices    []string
+	hasBashDny bool
+
+	mu     sync.Mutex
+	mode   string
+	grants []Rule // session grants, most recent last
+}
+
+// New builds an Engine. A rule that does not parse is an error naming it and
+// its layer; an unknown mode is an error naming the valid ones.
+func New(opts Options) (*Engine, error) {
+	e := &Engine{root: filepath.Clean(opts.Root), home: opts.Home, readOnly: map[string]bool{"Skill": true, "TodoWrite": true}}
+	if opts.Root == "" {
+		e.root = ""
+	}
+	if e.home == "" {
+		e.home, _ = os.UserHomeDir()
+	}
+	for _, t := range opts.ReadOnlyTools {
+		e.readOnly[t] = true
+	}
+	type src struct {
+		name string
+		p    config.Permissions
+	}
+	srcs := []src{{"managed", opts.Managed}, {"user", opts.User}}
+	if opts.ProjectTrusted {
+		srcs = append(srcs, src{"project", opts.Project})
+	} else if len(opts.Project.Allow)+len(opts.Project.Ask)+len(opts.Project.Deny) > 0 || opts.Project.DefaultMode != "" {
+		e.notices = append(e.notices, "project permission settings (.grit/settings.json) ignored: the repository is not trusted (run `grit trust` to accept them)")
+	}
+	mode := opts.Mode
+	for _, s := range srcs {
+		l := layer{name: s.name}
+		var err error
+		if l.deny, err = e.parseAll(s.p.Deny); err != nil {
+			return nil, fmt.Errorf("%s settings: %w", s.name, err)
+		}
+		if l.ask, err = e.parseAll(s.p.Ask); err != nil {
+			return nil, fmt.Errorf("%s settings: %w", s.name, err)
+		}
+		if l.allow, err = e.parseAll(s.p.Allow); err != nil {
+			return nil, fmt.Errorf("%s settings: %w", s.name, err)
+		}
+		for _, r := range l.deny {
+			if r.Tool == "Bash" {
+				e.hasBashDny = true
+			}
+		}
+		e.layers = append(e.layers, l)
+		if mode == "" && s.p.DefaultMode != "" {
+			mode = s.p.DefaultMode
+		}
+	}
+	if mode == "" {
+		mode = ModeDefault
+	}
+	if err := validMode(mode); err != nil {
+		return nil, err
+	}
+	e.mode = mode
+	return e, nil
+}
+
+func (e *Engine) parseAll(raw []string) ([]Rule, error) {
+	var out []Rule
+	for _, s := range raw {
+		r, err := ParseRule(s, e.root, e.home)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+func validMode(m string) error {
+	switch m {
+	case ModeDefault, ModeAcceptEdits, ModePlan, ModeBypass:
+		return nil
+	}
+	return fmt.Errorf("%w %q (expected: default, acceptEdits, plan, bypassPermissions)", ErrUnknownMode, m)
+}
+
+// Notices are warnings about the configuration for the user (an ignored
+// untrusted project layer).
+func (e *Engine) Notices() []string { return append([]string(nil), e.notices...) }
+
+// Mode returns the current mode.
+func (e *Engine) Mode() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.mode
+}
+
+// SetMode switches the mode. Switching to plan drops the session's grants.
+func (e *Engine) SetMode(m string) error {
+	if err := validMode(m); err != nil {
+		return err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.mode = m
+	if m == ModePlan {
+		e.grants = nil
+	}
+	return nil
+}
+
+// GrantSession allows, for the rest of the session, what the rule names. A
+// grant is an exact command ("Bash(go test ./...)"), an explicit prefix
+// ("Bash(go test:*)") or a path ("Edit(src/**)"), never a whole tool that
+// runs commands or writes files.
+func (e *Engine) GrantSession(rule string) error {
+	r, err := ParseRule(rule, e.root, e.home)
+	if err != nil {
+		return err
+	}
+	if r.Any && (r.Tool == "Bash" || editTools[r.Tool]) {
+		return fmt.Errorf("session grant %q: grant an exact command or a prefix (Bash(npm test), Bash(npm run:*)) or a path (Edit(src/**)), not the whole tool", rule)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.grants = append(e.grants, r)
+	return nil
+}
+
+// GrantsFor returns the exact session-grant rules that would allow this call
+// as it stands: one Bash rule per command that is not yet allowed, or the
+// file path for an edit. The UI offers them as "allow for this session".
+func (e *Engine) GrantsFor(toolName string, input json.RawMessage) []string {
+	switch {
+	case toolName == "Bash":
+		var in struct {
+			Command string `json:"command"`
+		}
+		if json.Unmarshal(input, &in) != nil {
+			return nil
+		}
+		sc := analyzeScript(in.Command)
+		if len(sc.problems) > 0 {
+			return nil
+		}
+		var out []string
+		seen := map[string]bool{}
+		for _, c := range sc.commands {
+			if c.problem != "" || c.known < len(c.argv) {
+				return nil
+			}
+			if d := e.commandDecision(c, e.Mode()); d.Behavior == Allow {
+				continue
+			}
+			r := "Bash(" + quoteArgv(c.argv) + ")"
+			if _, err := ParseRule(r, e.root, e.home); err != nil {
+				return nil
+			}
+			if !seen[r] {
+				seen[r] = true
+				out = append(out, r)
+			}
+		}
+		return out
+	case editTools[toolName]:
+		if p := inputPath(input); p != "" {
+			return []string{"Edit(//" + strings.TrimPrefix(absPath(p, e.root, e.home), "/") + ")"}
+		}
+	}
+	return nil
+}
+
+// Check decides one tool call.
+func (e *Engine) Check(ctx context.Context, toolName string, input json.RawMessage) Decision {
+	mode := e.Mode()
+	switch {
+	case toolName == "Bash":
+		var in struct {
+			Command string `json:"command"`
+		}
+		if err := json.Unmarshal(input, &in); err != nil {
+			return Decision{Deny, fmt.Sprintf("Bash input is not valid: %v", err)}
+		}
+		return e.checkBash(in.Command, mode)
+	case editTools[toolName]:
+		p := inputPath(input)
+		if p == "" {
+			return Decision{Deny, toolName + " needs a file_path"}
+		}
+		return e.checkEdit(toolName, p, mode)
+	case readTools[toolName]:
+		return e.checkRead(toolName, inputPath(input), mode)
+	case toolName == "WebFetch":
+		var in struct {
+			URL string `json:"url"`
+		}
+		json.Unmarshal(input, &in)
+		host := ""
+		if u, err := url.Parse(in.URL); err == nil {
+			host = u.Hostname()
+		}
+		return e.checkOther(toolName, mode, func(r Rule) bool { return r.Any || (r.Domain != "" && r.matchDomain(host)) })
+	}
+	return e.checkOther(toolName, mode, func(r Rule) bool { return r.Any })
+}
+
+// inputPath finds the path field of a file tool's input.
+func inputPath(input json.RawMessage) string {
+	var in struct {
+		FilePath     string `json:"file_path"`
+		NotebookPath string `json:"notebook_path"`
+		Path         string `json:"path"`
+	}
+	json.Unmarshal(input, &in)
+	switch {
+	case in.FilePath != "":
+		return in.FilePath
+	case in.NotebookPath != "":
+		return in.NotebookPath
+	}
+	return in.Path
+}
+
+// find returns the first rule of kind ("deny", "ask", "allow") over the
+// layers, strongest first, for which match holds.
+func (e *Engine) find(kind string, match func(Rule) bool) (Rule, string, bool) {
+	for _, l := range e.layers {
+		var rules []Rule
+		switch kind {
+		case Deny:
+			rules = l.deny
+		case Ask:
+			rules = l.ask
+		case Allow:
+			rules = l.allow
+		}
+		for _, r := range rules {
+			if match(r) {
+				return r, l.name, true
+			}
+		}
+	}
+	if kind == Allow {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		for _, r := range e.grants {
+			if match(r) {
+				return r, "session", true
+			}
+		}
+	}
+	return Rule{}, "", false
+}
+
+func ruleReason(kind string, r Rule, layer string) string {
+	return fmt.Sprintf("%s rule %s (%s settings)", kind, r.Raw, layer)
+}
+
+// pathRuleFor matches path rules that apply to tool: a rule for the tool
+// itself, Edit rules for every edit tool, Read rules for every read tool.
+func pathRuleFor(tool, p string) func(Rule) bool {
+	return func(r Rule) bool {
+		applies := r.Tool == tool || (r.Tool == "Edit" && editTools[tool]) || (r.Tool == "Read" && readTools[tool])
+		if !applies {
+			return false
+		}
+		return r.Any || (r.Pattern != "" && matchPath(r.Pattern, p))
+	}
+}
+
+func (e *Engine) checkEdit(tool, p, mode string) Decision {
+	abs := absPath(p, e.root, e.home)
+	real := realPath(abs)
+	match := func(r Rule) bool { return pathRuleFor(tool, abs)(r) || pathRuleFor(tool, real)(r) }
+	if r, l, ok := e.find(Deny, match); ok {
+		return Decision{Deny, "denied by " + ruleReason(Deny, r, l)}
+	}
+	if mode == ModePlan {
+		return Decision{Deny, "plan mode: no edits (switch mode to make changes)"}
+	}
+	for _, q := range []string{abs, real} {
+		if name, ok := protectedPath(q, e.home); ok {
+			return Decision{Ask, fmt.Sprintf("%s is a protected path (%s): edits always ask", p, name)}
+		}
+	}
+	if r, l, ok := e.find(Ask, match); ok {
+		return Decision{Ask, ruleReason(Ask, r, l)}
+	}
+	if r, l, ok := e.find(Allow, match); ok {
+		return Decision{Allow, ruleReason(Allow, r, l)}
+	}
+	in := inside(real, e.root) && inside(abs, e.root)
+	switch mode {
+	case ModeBypass:
+		return Decision{Allow, "bypassPermissions mode"}
+	case ModeAcceptEdits:
+		if in {
+			return Decision{Allow, "acceptEdits mode: edit inside the workspace"}
+		}
+		return Decision{Ask, fmt.Sprintf("%s is outside the workspace", p)}
+	}
+	return Decision{Ask, fmt.Sprintf("%s %s: edits ask in default mode", tool, p)}
+}
+
+func (e *Engine) checkRead(tool, p, mode string) Decision {
+	abs := e.root
+	if p != "" {
+		abs = absPath(p, e.root, e.home)
+	}
+	real := realPath(abs)
+	match := func(r Rule) bool { return pathRuleFor(tool, abs)(r) || pathRuleFor(tool, real)(r) }
+	if r, l, ok := e.find(Deny, match); ok {
+		return Decision{Deny, "denied by " + ruleReason(Deny, r, l)}
+	}
+	if r, l, ok := e.find(Ask, match); ok {
+		return Decision{Ask, ruleReason(Ask, r, l)}
+	}
+	for _, q := range []string{abs, real} {
+		if name, ok := secretRead(q, e.home); ok {
+			return Decision{Ask, fmt.Sprintf("%s may hold secrets (%s): reads ask", p, name)}
+		}
+	}
+	if r, l, ok := e.find(Allow, match); ok {
+		return Decision{Allow, ruleReason(Allow, r, l)}
+	}
+	if mode == ModeBypass || (inside(abs, e.root) && inside(real, e.root)) {
+		return Decision{Allow, "read-only tool"}
+	}
+	return Decision{Ask, fmt.Sprintf("%s is outside the workspace", p)}
+}
+
+func (e *Engine) checkOther(tool, mode string, match func(Rule) bool) Decision {
+	m := func(r Rule) bool { return r.Tool == tool && match(r) }
+	if r, l, ok := e.find(Deny, m); ok {
+		return Decision{Deny, "denied by " + ruleReason(Deny, r, l)}
+	}
+	if r, l, ok := e.find(Ask, m); ok {
+		return Decision{Ask, ruleReason(Ask, r, l)}
+	}
+	if e.readOnly[tool] {
+		return Decision{Allow, "read-only tool"}
+	}
+	if mode == ModePlan {
+		return Decision{Deny, fmt.Sprintf("plan mode: %s may have side effects", tool)}
+	}
+	if r, l, ok := e.find(Allow, m); ok {
+		return Decision{Allow, ruleReason(Allow, r, l)}
+	}
+	if mode == ModeBypass {
+		return Decision{Allow, "bypassPermissions mode"}
+	}
+	return Decision{Ask, fmt.Sprintf("%s asks in %s mode", tool, mode)}
+}

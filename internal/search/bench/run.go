@@ -1,0 +1,459 @@
+package bench
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/grit-dev/grit/internal/index"
+	"github.com/grit-dev/grit/internal/search"
+)
+
+// Options configure a benchmark run.
+type Options struct {
+	Data       string // dev.jsonl
+	Repos      string // directory holding the mirrors
+	Work       string // cache of extracted trees (one per repository)
+	Limit      int    // first N records after filtering; 0 means all
+	RepoFilter string // keep repositories whose owner/name contains this
+	K          int    // definitions asked of the search; 0 means 50
+	// Open opens (creating) the index of a tree; app.OpenIndex in production.
+	Open func(ctx context.Context, root string) (*index.Index, error)
+	// Out, if set, receives one JSON line per instance.
+	Out io.Writer
+	// Progress, if set, receives one line per instance.
+	Progress func(msg string)
+}
+
+// Report is a benchmark run's result.
+type Report struct {
+	Instances int           `json:"instances"`
+	Sets      []SetReport   `json:"sets"` // lite-274, all, verified-only (the held-out view)
+	Took      time.Duration `json:"took_ns"`
+	Failed    []string      `json:"failed,omitempty"` // instances that could not run, with why
+}
+
+// SetReport is one instance set's scores, overall and per repository.
+type SetReport struct {
+	Name    string       `json:"name"`
+	Grit    Table        `json:"grit"`
+	BM25    Table        `json:"bm25"` // file level only
+	Latency Latency      `json:"latency"`
+	Repos   []RepoReport `json:"repos"`
+}
+
+// RepoReport is one repository's share of a set.
+type RepoReport struct {
+	Repo    string  `json:"repo"`
+	Grit    Table   `json:"grit"`
+	BM25    Table   `json:"bm25"`
+	Latency Latency `json:"latency"`
+}
+
+// Latency summarises search times (warm index and corpus) in milliseconds.
+type Latency struct {
+	N   int     `json:"n"`
+	P50 float64 `json:"p50_ms"`
+	P95 float64 `json:"p95_ms"`
+	Max float64 `json:"max_ms"`
+}
+
+// InstanceResult is one JSONL line: what was predicted, the gold, and where
+// the gold ranked.
+type InstanceResult struct {
+	InstanceID   string   `json:"instance_id"`
+	Repo         string   `json:"repo"`
+	Split        string   `json:"split"`
+	Lite274      bool     `json:"in_locagent_274"`
+	Files        []string `json:"found_files"`
+	Modules      []string `json:"found_modules"`
+	Entities     []string `json:"found_entities"`
+	BM25Files    []string `json:"bm25_files"`
+	GoldFiles    []string `json:"gold_files"`
+	GoldEntities []string `json:"gold_entities"`
+	FileRank     int      `json:"gold_file_rank"` // 1-based rank of the first gold file, 0 if absent
+	BM25Rank     int      `json:"bm25_gold_file_rank"`
+	FileHit1     bool     `json:"file_hit_1"`
+	FuncHit10    bool     `json:"function_hit_10"`
+	SearchMS     float64  `json:"search_ms"`
+	IndexMS      float64  `json:"index_ms"`
+	Tokens       int      `json:"query_tokens"`
+	Frames       int      `json:"frames"`
+	Note         string   `json:"note,omitempty"`
+}
+
+// Run runs the benchmark.
+func Run(ctx context.Context, o Options) (*Report, error) {
+	start := time.Now()
+	if o.Open == nil {
+		return nil, fmt.Errorf("bench: no index opener")
+	}
+	if o.K <= 0 {
+		o.K = 50
+	}
+	recs, err := LoadRecords(o.Data)
+	if err != nil {
+		return nil, err
+	}
+	if o.RepoFilter != "" {
+		recs = Filter(recs, func(r Record) bool { return strings.Contains(r.Repo, o.RepoFilter) })
+	}
+	if o.Limit > 0 && len(recs) > o.Limit {
+		recs = recs[:o.Limit]
+	}
+	if len(recs) == 0 {
+		return nil, fmt.Errorf("no instances left to run (check --repo-filter and --limit)")
+	}
+	mirrors := map[string]string{}
+	var missing []string
+	for _, repo := range Repos(recs) {
+		m, err := FindMirror(o.Repos, repo)
+		if err != nil {
+			missing = append(missing, err.Error())
+			continue
+		}
+		mirrors[repo] = m
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("missing mirrors (bring them with fetch, e.g. fetch github:owner/name):\n  %s", strings.Join(missing, "\n  "))
+	}
+	// Visit each repository's commits in time order so each sync is small.
+	when := map[string]int64{}
+	for _, r := range recs {
+		if _, ok := when[r.BaseCommit]; ok {
+			continue
+		}
+		t := &Tree{Mirror: mirrors[r.Repo]}
+		out, err := t.git(ctx, "show", "-s", "--format=%ct", r.BaseCommit)
+		if err != nil {
+			return nil, fmt.Errorf("%s: base commit %s: %w", r.InstanceID, r.BaseCommit, err)
+		}
+		when[r.BaseCommit], _ = strconv.ParseInt(strings.TrimSpace(string(out)), 10, 64)
+	}
+	order := append([]Record(nil), recs...)
+	sort.SliceStable(order, func(i, j int) bool {
+		a, b := order[i], order[j]
+		if a.Repo != b.Repo {
+			return a.Repo < b.Repo
+		}
+		if when[a.BaseCommit] != when[b.BaseCommit] {
+			return when[a.BaseCommit] < when[b.BaseCommit]
+		}
+		return a.InstanceID < b.InstanceID
+	})
+
+	rep := &Report{Instances: len(recs)}
+	preds := map[string]Prediction{}
+	bm25 := map[string]Prediction{}
+	lat := map[string]float64{}
+	baseline := newBM25Baseline()
+	var enc *json.Encoder
+	if o.Out != nil {
+		enc = json.NewEncoder(o.Out)
+	}
+	var ix *index.Index
+	curRepo := ""
+	defer func() {
+		if ix != nil {
+			ix.Close()
+		}
+	}()
+	for n, r := range order {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		dir := filepath.Join(o.Work, strings.ReplaceAll(r.Repo, "/", "+"))
+		if r.Repo != curRepo {
+			if ix != nil {
+				ix.Close()
+				ix = nil
+			}
+			curRepo = r.Repo
+			baseline.reset()
+		}
+		tree := NewTree(mirrors[r.Repo], dir)
+		if err := tree.Sync(ctx, r.BaseCommit); err != nil {
+			rep.Failed = append(rep.Failed, fmt.Sprintf("%s: checkout: %v", r.InstanceID, err))
+			continue
+		}
+		if ix == nil {
+			if ix, err = o.Open(ctx, dir); err != nil {
+				return nil, fmt.Errorf("open index of %s: %w", dir, err)
+			}
+		}
+		t0 := time.Now()
+		if _, err := ix.Update(ctx); err != nil {
+			rep.Failed = append(rep.Failed, fmt.Sprintf("%s: index: %v", r.InstanceID, err))
+			continue
+		}
+		if _, err := search.Prepare(ctx, ix); err != nil {
+			rep.Failed = append(rep.Failed, fmt.Sprintf("%s: prepare: %v", r.InstanceID, err))
+			continue
+		}
+		indexMS := float64(time.Since(t0).Microseconds()) / 1000
+		q := search.Query{Text: r.ProblemStatement, K: o.K}
+		t1 := time.Now()
+		res, err := search.Run(ctx, ix, q)
+		took := float64(time.Since(t1).Microseconds()) / 1000
+		if err != nil {
+			rep.Failed = append(rep.Failed, fmt.Sprintf("%s: search: %v", r.InstanceID, err))
+			continue
+		}
+		p, err := predict(ctx, ix, r.InstanceID, res)
+		if err != nil {
+			rep.Failed = append(rep.Failed, fmt.Sprintf("%s: predictions: %v", r.InstanceID, err))
+			continue
+		}
+		preds[r.InstanceID] = p
+		lat[r.InstanceID] = took
+		bfiles, err := baseline.rank(dir, r.ProblemStatement)
+		if err != nil {
+			rep.Failed = append(rep.Failed, fmt.Sprintf("%s: bm25: %v", r.InstanceID, err))
+		}
+		bm25[r.InstanceID] = Prediction{InstanceID: r.InstanceID, Files: bfiles}
+		ir := InstanceResult{
+			InstanceID: r.InstanceID, Repo: r.Repo, Split: r.Split, Lite274: r.Lite274(),
+			Files: p.Files, Modules: p.Modules, Entities: p.Entities, BM25Files: top(bfiles, 10),
+			GoldFiles: r.GoldFiles, GoldEntities: r.GoldEntities,
+			FileRank: firstRank(p.Files, r.GoldFiles), BM25Rank: firstRank(bfiles, r.GoldFiles),
+			FileHit1: HitAt(p.Files, r.GoldFiles, 1), FuncHit10: len(r.GoldEntities) > 0 && HitAt(p.Entities, r.GoldEntities, 10),
+			SearchMS: took, IndexMS: indexMS, Tokens: len(res.Tokens), Frames: len(res.Frames), Note: res.Note,
+		}
+		if enc != nil {
+			if err := enc.Encode(ir); err != nil {
+				return nil, fmt.Errorf("write results: %w", err)
+			}
+		}
+		if o.Progress != nil {
+			o.Progress(fmt.Sprintf("[%d/%d] %s file@1=%v rank=%d bm25rank=%d func@10=%v %.1fms (index %.0fms)",
+				n+1, len(order), r.InstanceID, ir.FileHit1, ir.FileRank, ir.BM25Rank, ir.FuncHit10, took, indexMS))
+		}
+	}
+	sets := []struct {
+		name string
+		keep func(Record) bool
+	}{
+		{"lite-274", Record.Lite274},
+		{"all", func(Record) bool { return true }},
+		{"verified-only", func(r Record) bool { return r.Split == "verified" }},
+	}
+	for _, s := range sets {
+		rs := Filter(recs, s.keep)
+		if len(rs) == 0 {
+			continue
+		}
+		sr := SetReport{Name: s.name, Grit: Evaluate(rs, preds), BM25: fileOnly(Evaluate(rs, bm25)), Latency: latency(rs, lat)}
+		for _, repo := range Repos(rs) {
+			rr := Filter(rs, func(r Record) bool { return r.Repo == repo })
+			sr.Repos = append(sr.Repos, RepoReport{Repo: repo, Grit: Evaluate(rr, preds), BM25: fileOnly(Evaluate(rr, bm25)), Latency: latency(rr, lat)})
+		}
+		rep.Sets = append(rep.Sets, sr)
+	}
+	rep.Took = time.Since(start)
+	return rep, nil
+}
+
+func top(xs []string, n int) []string {
+	if len(xs) > n {
+		return xs[:n]
+	}
+	return xs
+}
+
+func fileOnly(t Table) Table {
+	t.Module, t.Function = Acc{}, Acc{}
+	return t
+}
+
+func firstRank(pred, gold []string) int {
+	rr := ReciprocalRank(pred, gold)
+	if rr == 0 {
+		return 0
+	}
+	return int(1/rr + 0.5)
+}
+
+func latency(recs []Record, lat map[string]float64) Latency {
+	var xs []float64
+	for _, r := range recs {
+		if v, ok := lat[r.InstanceID]; ok {
+			xs = append(xs, v)
+		}
+	}
+	if len(xs) == 0 {
+		return Latency{}
+	}
+	sort.Float64s(xs)
+	pct := func(p float64) float64 {
+		i := int(p*float64(len(xs))+0.5) - 1 // nearest rank
+		return xs[max(0, min(len(xs)-1, i))]
+	}
+	return Latency{N: len(xs), P50: pct(0.50), P95: pct(0.95), Max: xs[len(xs)-1]}
+}
+
+// predict turns a search result into LocAgent's three ranked lists. A
+// definition counts as the function LocAgent would name for a change inside
+// it: a method directly in a class is "Class.method", anything nested in a
+// function is its outermost function; classes and variables name no
+// function. Modules are the top-level class or function holding the hit.
+func predict(ctx context.Context, ix *index.Index, id string, res *search.Result) (Prediction, error) {
+	p := Prediction{InstanceID: id}
+	for _, f := range res.Files {
+		p.Files = append(p.Files, f.Path)
+	}
+	byFile := map[string]map[string]index.Def{}
+	for _, h := range res.Hits {
+		d := h.Def
+		m, ok := byFile[d.Path]
+		if !ok {
+			syms, err := ix.Symbols(ctx, d.Path)
+			if err != nil {
+				return p, err
+			}
+			m = map[string]index.Def{}
+			for _, s := range syms {
+				if _, dup := m[s.QName]; !dup {
+					m[s.QName] = s
+				}
+			}
+			byFile[d.Path] = m
+		}
+		chain := []index.Def{d}
+		for cur := d; cur.Parent != ""; {
+			par, ok := m[cur.Parent]
+			if !ok || len(chain) > 32 {
+				break
+			}
+			chain = append(chain, par)
+			cur = par
+		}
+		if ent := entityName(chain); ent != "" {
+			p.Entities = append(p.Entities, d.Path+":"+ent)
+		}
+		topDef := chain[len(chain)-1]
+		if topDef.Kind == index.KindClass || topDef.Kind == index.KindFunction || topDef.Kind == index.KindMethod {
+			p.Modules = append(p.Modules, d.Path+":"+topDef.Name)
+		}
+	}
+	p.Files, p.Modules, p.Entities = Dedup(p.Files), Dedup(p.Modules), Dedup(p.Entities)
+	return p, nil
+}
+
+// entityName is LocAgent's function name for chain (the definition first,
+// then its enclosing definitions outwards), or "".
+func entityName(chain []index.Def) string {
+	outer := -1
+	for i, d := range chain {
+		if d.Kind == index.KindFunction || d.Kind == index.KindMethod {
+			outer = i
+		}
+	}
+	if outer < 0 {
+		return ""
+	}
+	// A method directly in a class: the innermost such pair below the outer function wins.
+	for i := 0; i <= outer; i++ {
+		d := chain[i]
+		if (d.Kind == index.KindFunction || d.Kind == index.KindMethod) && i+1 < len(chain) && chain[i+1].Kind == index.KindClass {
+			// only if no function encloses this method further out
+			enclosed := false
+			for j := i + 1; j < len(chain); j++ {
+				if chain[j].Kind == index.KindFunction || chain[j].Kind == index.KindMethod {
+					enclosed = true
+				}
+			}
+			if !enclosed {
+				return chain[i+1].Name + "." + d.Name
+			}
+		}
+	}
+	return chain[outer].Name
+}
+
+// bm25Baseline is the README's plain BM25 file ranker: each .py file (path
+// and contents) is a document, the problem statement the query. Tokenized
+// files are cached by content so consecutive commits are cheap.
+type bm25Baseline struct {
+	cache map[string]map[string]int // path + size + content hash → tf
+}
+
+func newBM25Baseline() *bm25Baseline { return &bm25Baseline{cache: map[string]map[string]int{}} }
+
+func (b *bm25Baseline) reset() { b.cache = map[string]map[string]int{} }
+
+func (b *bm25Baseline) rank(dir, query string) ([]string, error) {
+	var paths []string
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == ".grit") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".py") && d.Type().IsRegular() {
+			rel, _ := filepath.Rel(dir, p)
+			paths = append(paths, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(paths)
+	m := search.NewBM25()
+	used := map[string]map[string]int{}
+	for _, p := range paths {
+		src, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
+		if err != nil {
+			return nil, err
+		}
+		key := p + "\x00" + contentKey(src)
+		tf, ok := b.cache[key]
+		if !ok {
+			tf = map[string]int{}
+			for _, t := range search.PlainTokenize(p + "\n" + string(src)) {
+				tf[t]++
+			}
+		}
+		used[key] = tf
+		n := 0
+		for _, c := range tf {
+			n += c
+		}
+		m.AddTF(tf, n)
+	}
+	b.cache = used
+	scores := m.Score(search.PlainTokenize(query))
+	idx := make([]int, len(paths))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, c int) bool {
+		if scores[idx[a]] != scores[idx[c]] {
+			return scores[idx[a]] > scores[idx[c]]
+		}
+		return paths[idx[a]] < paths[idx[c]]
+	})
+	var out []string
+	for _, i := range idx {
+		if scores[i] <= 0 || len(out) == 50 {
+			break
+		}
+		out = append(out, paths[i])
+	}
+	return out, nil
+}
+
+func contentKey(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}

@@ -1,0 +1,388 @@
+package search
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/grit-dev/grit/internal/index"
+)
+
+// Corpus is what the search precomputes from one state of an index: the
+// definitions grouped by file, BM25 models over files (path + content) and
+// over definitions (qualified name + own text), name frequencies, the file
+// graph and git recency. It is immutable once built and safe for concurrent
+// use; Prepare rebuilds it when the index's files change, re-tokenizing only
+// files whose content hash changed.
+type Corpus struct {
+	root     string
+	finger   string
+	files    []corpusFile
+	fileIdx  map[string]int // path → index in files
+	fileSet  map[string]bool
+	defs     []index.Def // grouped by file (files order), each file's sorted by start, then longest first
+	defFile  []int       // def → file index
+	parentOf []int       // def → enclosing def, -1 at top level
+	byID     map[int64]int
+	byName   map[string][]int
+	byLower  map[string][]int
+	fileBM25 *BM25
+	defBM25  *BM25
+	edges    map[string][]index.FileEdge // from → edges, both directions merged
+	recent   map[string]float64
+	allPaths []string
+}
+
+type corpusFile struct {
+	path       string
+	hash       string
+	pathTokens []string
+	isTest     bool
+	first      int // first def index
+	n          int // number of defs
+}
+
+// fileDoc is the tokenized content of one file version, cached by hash.
+type fileDoc struct {
+	tf     map[string]int
+	length int
+	defs   []defDoc // parallel to the file's defs in corpus order
+	nDefs  int
+}
+
+type defDoc struct {
+	tf     map[string]int
+	length int
+}
+
+// corpusCache holds the last Corpus per index root and the tokenized file
+// versions it used, so a re-prepare after a small change is cheap.
+type corpusCache struct {
+	mu      sync.Mutex // guards the maps
+	corpora map[string]*Corpus
+	docs    map[string]map[string]*fileDoc // root → path+"\x00"+hash → doc
+}
+
+var cache = &corpusCache{corpora: map[string]*Corpus{}, docs: map[string]map[string]*fileDoc{}}
+
+// Prepare returns the Corpus for ix's current state, building it if the set
+// of indexed files (paths and hashes) changed since the last call for the
+// same root. It reads the files from disk.
+func Prepare(ctx context.Context, ix *index.Index) (*Corpus, error) {
+	files, err := ix.Files(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list indexed files: %w", err)
+	}
+	h := sha256.New()
+	for _, f := range files {
+		fmt.Fprintf(h, "%s\x00%s\n", f.Path, f.Hash)
+	}
+	finger := hex.EncodeToString(h.Sum(nil))
+	root := ix.Root()
+	cache.mu.Lock()
+	c := cache.corpora[root]
+	oldDocs := cache.docs[root]
+	cache.mu.Unlock()
+	if c != nil && c.finger == finger {
+		return c, nil
+	}
+	c, docs, err := buildCorpus(ctx, ix, files, oldDocs)
+	if err != nil {
+		return nil, err
+	}
+	c.finger = finger
+	cache.mu.Lock()
+	cache.corpora[root] = c
+	cache.docs[root] = docs
+	cache.mu.Unlock()
+	return c, nil
+}
+
+func buildCorpus(ctx context.Context, ix *index.Index, files []index.File, oldDocs map[string]*fileDoc) (*Corpus, map[string]*fileDoc, error) {
+	all, err := ix.AllDefs(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("load definitions: %w", err)
+	}
+	edges, err := ix.AllEdges(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("load file graph: %w", err)
+	}
+	root := ix.Root()
+	c := &Corpus{
+		root:    root,
+		fileIdx: map[string]int{},
+		fileSet: map[string]bool{},
+		byName:  map[string][]int{},
+		byLower: map[string][]int{},
+		edges:   map[string][]index.FileEdge{},
+	}
+	byPath := map[string][]index.Def{}
+	for _, d := range all {
+		byPath[d.Path] = append(byPath[d.Path], d)
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	for _, f := range files {
+		ds := byPath[f.Path]
+		sort.SliceStable(ds, func(i, j int) bool {
+			if ds[i].Start != ds[j].Start {
+				return ds[i].Start < ds[j].Start
+			}
+			return ds[i].End > ds[j].End
+		})
+		cf := corpusFile{path: f.Path, hash: f.Hash, pathTokens: pathTokens(f.Path), isTest: IsTestPath(f.Path), first: len(c.defs), n: len(ds)}
+		c.fileIdx[f.Path] = len(c.files)
+		c.fileSet[f.Path] = true
+		c.files = append(c.files, cf)
+		c.allPaths = append(c.allPaths, f.Path)
+		for range ds {
+			c.defFile = append(c.defFile, len(c.files)-1)
+		}
+		c.defs = append(c.defs, ds...)
+	}
+	// Enclosing definitions, by byte containment within each file.
+	c.parentOf = make([]int, len(c.defs))
+	for fi, f := range c.files {
+		_ = fi
+		var stack []int
+		for i := f.first; i < f.first+f.n; i++ {
+			d := c.defs[i]
+			for len(stack) > 0 && c.defs[stack[len(stack)-1]].End <= d.Start {
+				stack = stack[:len(stack)-1]
+			}
+			if len(stack) > 0 {
+				c.parentOf[i] = stack[len(stack)-1]
+			} else {
+				c.parentOf[i] = -1
+			}
+			stack = append(stack, i)
+		}
+	}
+	c.byID = make(map[int64]int, len(c.defs))
+	for i, d := range c.defs {
+		c.byID[d.ID] = i
+		c.byName[d.Name] = append(c.byName[d.Name], i)
+		l := strings.ToLower(d.Name)
+		c.byLower[l] = append(c.byLower[l], i)
+	}
+	// Tokenize files (reusing cached versions) in parallel.
+	docs := make([]*fileDoc, len(c.files))
+	newDocs := map[string]*fileDoc{}
+	var mu sync.Mutex
+	var firstErr error
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				f := c.files[i]
+				key := f.path + "\x00" + f.hash
+				if d := oldDocs[key]; d != nil && d.nDefs == f.n {
+					docs[i] = d
+					continue
+				}
+				src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f.path)))
+				if err != nil {
+					mu.Lock()
+					if firstErr == nil {
+						firstErr = fmt.Errorf("read %s: %w", f.path, err)
+					}
+					mu.Unlock()
+					docs[i] = &fileDoc{tf: map[string]int{}, defs: make([]defDoc, f.n), nDefs: f.n}
+					continue
+				}
+				docs[i] = tokenizeFile(src, c.defs[f.first:f.first+f.n], c.parentOf[f.first:f.first+f.n], f.first)
+			}
+		}()
+	}
+	for i := range c.files {
+		if ctx.Err() != nil {
+			break
+		}
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	_ = firstErr // a file removed since indexing contributes its path only; the next Update catches up
+	c.fileBM25 = NewBM25()
+	c.defBM25 = NewBM25()
+	for i, f := range c.files {
+		d := docs[i]
+		newDocs[f.path+"\x00"+f.hash] = d
+		tf := make(map[string]int, len(d.tf)+len(f.pathTokens))
+		for t, n := range d.tf {
+			tf[t] = n
+		}
+		for _, t := range f.pathTokens {
+			tf[t] += 1
+		}
+		c.fileBM25.AddTF(tf, d.length+len(f.pathTokens))
+		for j := 0; j < f.n; j++ {
+			dd := d.defs[j]
+			qn := c.defs[f.first+j].QName
+			qtf := make(map[string]int, len(dd.tf)+4)
+			for t, n := range dd.tf {
+				qtf[t] = n
+			}
+			qt := Tokenize(qn)
+			for _, t := range qt {
+				qtf[t] += 2 // the name says more than one use in the body
+			}
+			c.defBM25.AddTF(qtf, dd.length+2*len(qt))
+		}
+	}
+	for _, e := range edges {
+		c.edges[e.From] = append(c.edges[e.From], e)
+		c.edges[e.To] = append(c.edges[e.To], index.FileEdge{From: e.To, To: e.From, Weight: e.Weight, Names: e.Names})
+	}
+	c.recent, _ = RecentFiles(ctx, root)
+	return c, newDocs, nil
+}
+
+// tokenizeFile tokenizes a whole file and each definition's own text:
+// a function's whole body (nested functions included, as a change inside
+// them is a change to it), a class's body without its methods.
+func tokenizeFile(src []byte, defs []index.Def, parents []int, base int) *fileDoc {
+	memo := map[string][]string{}
+	tf := map[string]int{}
+	n := 0
+	scanIdents(src, func(id string) {
+		for _, t := range identTokensMemo(memo, id) {
+			tf[t]++
+			n++
+		}
+	})
+	fd := &fileDoc{tf: tf, length: n, defs: make([]defDoc, len(defs)), nDefs: len(defs)}
+	for i, d := range defs {
+		s, e := clamp(d.Start, len(src)), clamp(d.End, len(src))
+		if s >= e {
+			fd.defs[i] = defDoc{tf: map[string]int{}}
+			continue
+		}
+		dtf := map[string]int{}
+		dn := 0
+		emit := func(id string) {
+			for _, t := range identTokensMemo(memo, id) {
+				dtf[t]++
+				dn++
+			}
+		}
+		if d.Kind == index.KindClass {
+			// Own text: the class minus its direct child definitions.
+			pos := s
+			for j := i + 1; j < len(defs) && defs[j].Start < e; j++ {
+				if parents[j]-base != i {
+					continue
+				}
+				cs := clamp(defs[j].Start, len(src))
+				if cs > pos {
+					scanIdents(src[pos:cs], emit)
+				}
+				pos = max(pos, clamp(defs[j].End, len(src)))
+			}
+			if pos < e {
+				scanIdents(src[pos:e], emit)
+			}
+		} else {
+			scanIdents(src[s:e], emit)
+		}
+		fd.defs[i] = defDoc{tf: dtf, length: dn}
+	}
+	return fd
+}
+
+func clamp(x, n int) int {
+	if x < 0 {
+		return 0
+	}
+	if x > n {
+		return n
+	}
+	return x
+}
+
+func identTokensMemo(memo map[string][]string, id string) []string {
+	if t, ok := memo[id]; ok {
+		return t
+	}
+	t := appendTokens(nil, id)
+	memo[id] = t
+	return t
+}
+
+// scanIdents calls f for each ASCII identifier in src (fast path of identRE).
+func scanIdents(src []byte, f func(string)) {
+	i := 0
+	for i < len(src) {
+		b := src[i]
+		if b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' {
+			j := i + 1
+			for j < len(src) {
+				c := src[j]
+				if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+					j++
+					continue
+				}
+				break
+			}
+			if j-i <= 80 {
+				f(string(src[i:j]))
+			}
+			i = j
+			continue
+		}
+		if b >= '0' && b <= '9' {
+			for i < len(src) && (src[i] == '_' || src[i] >= '0' && src[i] <= '9' || src[i] >= 'a' && src[i] <= 'z' || src[i] >= 'A' && src[i] <= 'Z') {
+				i++
+			}
+			continue
+		}
+		i++
+	}
+}
+
+// pathTokens splits a path into its directory and file-stem tokens
+// ("sympy/core/mul.py" → sympy, core, mul); extensions are dropped.
+func pathTokens(p string) []string {
+	p = strings.TrimSuffix(p, path.Ext(p))
+	var out []string
+	for _, seg := range strings.Split(p, "/") {
+		for _, t := range appendTokens(nil, seg) {
+			out = append(out, t)
+		}
+		// keep stop-word-looking segment names ("core", "test") that Tokenize drops
+		l := strings.ToLower(strings.Trim(seg, "_"))
+		if len(l) >= 2 && !isNumber(l) && isStop(l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// IsTestPath reports whether a repository path is a test file: under a
+// test/tests/testing directory, or named test_*, *_test, *_tests, conftest,
+// *.spec.* or *.test.*.
+func IsTestPath(p string) bool {
+	segs := strings.Split(p, "/")
+	for _, s := range segs[:len(segs)-1] {
+		switch strings.ToLower(s) {
+		case "test", "tests", "testing", "__tests__":
+			return true
+		}
+	}
+	base := strings.ToLower(segs[len(segs)-1])
+	stem := strings.TrimSuffix(base, path.Ext(base))
+	return strings.HasPrefix(stem, "test_") || strings.HasSuffix(stem, "_test") || strings.HasSuffix(stem, "_tests") ||
+		stem == "conftest" || strings.HasSuffix(stem, ".spec") || strings.HasSuffix(stem, ".test") || stem == "tests"
+}

@@ -1,0 +1,171 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/grit-dev/grit/internal/index"
+)
+
+// scoreSpread is signal 5: structural spread. The spreadSeeds definitions
+// with the best direct evidence (symbol, content, lexical, traceback) pass
+// their share of the best such score to their callers, callees, enclosing
+// definition and members, one hop at full strength and, from the first
+// spreadSeeds2 seeds, a second hop at SpreadSecondHop. Files pass theirs
+// along the file reference graph in the same way, one hop.
+func (c *Corpus) scoreSpread(ctx context.Context, ix *index.Index, cands, fileC []candidate) error {
+	base := func(x *candidate) float64 {
+		b := WeightSymbol*x.sym + WeightContent*x.content + WeightLexical*x.lex + WeightTraceback*x.tb
+		if x.exactDef {
+			b += (DefinitionBoost - 1) * WeightSymbol * x.sym
+		}
+		return b
+	}
+	seeds := topN(len(cands), spreadSeeds, func(i int) float64 {
+		if c.files[c.defFile[i]].isTest {
+			return 0
+		}
+		return base(&cands[i])
+	})
+	if len(seeds) > 0 {
+		maxBase := base(&cands[seeds[0]])
+		spread := map[int]float64{}
+		from := map[int]int{}
+		give := func(to int, v float64, src int) {
+			if v > spread[to] {
+				spread[to], from[to] = v, src
+			}
+		}
+		for si, s := range seeds {
+			share := base(&cands[s]) / maxBase
+			ns, err := c.neighbours(ctx, ix, s)
+			if err != nil {
+				return err
+			}
+			for _, n := range ns {
+				give(n, share, s)
+				if si < spreadSeeds2 {
+					ns2, err := c.neighbours(ctx, ix, n)
+					if err != nil {
+						return err
+					}
+					for _, n2 := range ns2 {
+						if n2 != s {
+							give(n2, share*SpreadSecondHop, s)
+						}
+					}
+				}
+			}
+		}
+		for i, v := range spread {
+			if isSeed(seeds, i) {
+				continue
+			}
+			cands[i].spread = v
+			cands[i].spreadWhy = fmt.Sprintf("near %s", c.defs[from[i]].QName)
+		}
+	}
+	fbase := func(x *candidate) float64 {
+		return WeightSymbol*x.sym + WeightPath*x.path + WeightContent*x.content + WeightLexical*x.lex + WeightTraceback*x.tb
+	}
+	fseeds := topN(len(fileC), 5, func(i int) float64 {
+		if c.files[i].isTest {
+			return 0
+		}
+		return fbase(&fileC[i])
+	})
+	if len(fseeds) > 0 {
+		maxBase := fbase(&fileC[fseeds[0]])
+		for _, s := range fseeds {
+			share := fbase(&fileC[s]) / maxBase
+			es := c.edges[c.files[s].path]
+			for j, e := range es {
+				if j == 10 {
+					break
+				}
+				ti, ok := c.fileIdx[e.To]
+				if !ok || ti == s || isSeed(fseeds, ti) {
+					continue
+				}
+				if share > fileC[ti].spread {
+					fileC[ti].spread = share
+					fileC[ti].spreadWhy = "refers to or is referred to by " + c.files[s].path
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func isSeed(seeds []int, i int) bool {
+	for _, s := range seeds {
+		if s == i {
+			return true
+		}
+	}
+	return false
+}
+
+// topN returns the indices of the n largest positive scores, best first,
+// ties broken by index.
+func topN(count, n int, score func(int) float64) []int {
+	type is struct {
+		i int
+		s float64
+	}
+	var all []is
+	for i := 0; i < count; i++ {
+		if s := score(i); s > 0 {
+			all = append(all, is{i, s})
+		}
+	}
+	sort.SliceStable(all, func(a, b int) bool { return all[a].s > all[b].s })
+	var out []int
+	for j := 0; j < len(all) && j < n; j++ {
+		out = append(out, all[j].i)
+	}
+	return out
+}
+
+// neighbours lists the corpus definitions one hop from definition i: its
+// callees and callers (resolved by the index), its enclosing definition and
+// its direct members. Sorted, without i.
+func (c *Corpus) neighbours(ctx context.Context, ix *index.Index, i int) ([]int, error) {
+	set := map[int]bool{}
+	d := c.defs[i]
+	callees, err := ix.Callees(ctx, d.ID)
+	if err != nil {
+		return nil, fmt.Errorf("callees of %s: %w", d.QName, err)
+	}
+	for _, e := range callees {
+		if j, ok := c.byID[e.Callee.ID]; ok {
+			set[j] = true
+		}
+	}
+	callers, err := ix.Callers(ctx, d.ID)
+	if err != nil {
+		return nil, fmt.Errorf("callers of %s: %w", d.QName, err)
+	}
+	for _, call := range callers {
+		if j, ok := c.byID[call.CallerID]; ok {
+			set[j] = true
+		}
+	}
+	if p := c.parentOf[i]; p >= 0 {
+		set[p] = true
+	}
+	f := c.files[c.defFile[i]]
+	for j := i + 1; j < f.first+f.n && c.defs[j].Start < d.End; j++ {
+		if c.parentOf[j] == i {
+			set[j] = true
+		}
+	}
+	delete(set, i)
+	out := make([]int, 0, len(set))
+	for j := range set {
+		out = append(out, j)
+	}
+	sort.Ints(out)
+	return out, nil
+}

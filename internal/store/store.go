@@ -1,0 +1,194 @@
+// Package store opens Grit's SQLite databases: pragmas are set in one place
+// (Open: WAL, a busy timeout, NORMAL sync, immediate write transactions),
+// schemas are versioned by PRAGMA user_version and brought up to date by
+// ordered migrations, and writes go through Write, one transaction each.
+//
+// A *DB is safe for concurrent use. Several processes may open one database
+// at once: readers never block in WAL mode and writers wait for each other up
+// to the busy timeout instead of failing with "database is locked".
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/mattn/go-sqlite3"
+)
+
+// Errors that callers branch on.
+var (
+	// ErrCorrupt marks a database file that is damaged or not SQLite at all.
+	ErrCorrupt = errors.New("database is corrupt")
+	// ErrNewerSchema marks a database written by a newer Grit.
+	ErrNewerSchema = errors.New("database schema is newer than this grit")
+	// ErrForeign marks a valid SQLite database that Grit did not create.
+	ErrForeign = errors.New("database was not created by grit")
+)
+
+// BusyTimeout is how long a writer waits for another before giving up.
+const BusyTimeout = 60 * time.Second
+
+// Schema is one database's tables: an application id that marks the file as
+// Grit's and the migrations in order; migration i brings user_version from i
+// to i+1.
+type Schema struct {
+	AppID      int32
+	Migrations []string
+}
+
+// DB is an open database.
+type DB struct {
+	*sql.DB
+	Path string
+}
+
+// Open opens (creating if needed) the database at path and migrates it to
+// schema. A damaged file gives an error wrapping ErrCorrupt, a newer one
+// ErrNewerSchema, someone else's ErrForeign; MoveAside sets such a file aside.
+func Open(ctx context.Context, path string, schema Schema) (*DB, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	q := url.Values{}
+	q.Set("_busy_timeout", fmt.Sprint(BusyTimeout.Milliseconds()))
+	q.Set("_journal_mode", "WAL")
+	q.Set("_synchronous", "NORMAL")
+	q.Set("_txlock", "immediate")
+	q.Set("_foreign_keys", "0")
+	q.Set("_cache_size", "-16000")
+	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
+	sdb, err := sql.Open("sqlite3", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	sdb.SetMaxOpenConns(4)
+	sdb.SetMaxIdleConns(4)
+	db := &DB{DB: sdb, Path: path}
+	if err := db.migrate(ctx, schema); err != nil {
+		sdb.Close()
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	return db, nil
+}
+
+func (db *DB) migrate(ctx context.Context, schema Schema) error {
+	var version int
+	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return classify(err)
+	}
+	want := len(schema.Migrations)
+	if version > want {
+		return fmt.Errorf("%w (version %d, this grit knows up to %d)", ErrNewerSchema, version, want)
+	}
+	var app int32
+	if err := db.QueryRowContext(ctx, "PRAGMA application_id").Scan(&app); err != nil {
+		return classify(err)
+	}
+	if app != 0 && app != schema.AppID {
+		return fmt.Errorf("%w (application id %#x)", ErrForeign, app)
+	}
+	if version == want {
+		// Touch the schema so a truncated file shows up now, not mid-query.
+		var n int
+		if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master").Scan(&n); err != nil {
+			return classify(err)
+		}
+		if version > 0 && n == 0 {
+			return fmt.Errorf("%w (schema version %d but no tables)", ErrCorrupt, version)
+		}
+		return nil
+	}
+	return db.Write(ctx, func(tx *sql.Tx) error {
+		// Re-read under the write lock: another process may have migrated.
+		if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+			return classify(err)
+		}
+		if version == 0 {
+			var n int
+			if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master").Scan(&n); err != nil {
+				return classify(err)
+			}
+			if n > 0 && app != schema.AppID {
+				return fmt.Errorf("%w (%d tables and no grit schema version)", ErrForeign, n)
+			}
+		}
+		for i := version; i < want; i++ {
+			if _, err := tx.ExecContext(ctx, schema.Migrations[i]); err != nil {
+				return fmt.Errorf("migration %d: %w", i+1, classify(err))
+			}
+		}
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", want)); err != nil {
+			return classify(err)
+		}
+		_, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d", schema.AppID))
+		return classify(err)
+	})
+}
+
+// Write runs fn in one write transaction (BEGIN IMMEDIATE: it waits for other
+// writers, up to BusyTimeout, before it starts rather than failing midway).
+func (db *DB) Write(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin write: %w", classify(err))
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", classify(err))
+	}
+	return nil
+}
+
+// IntegrityCheck runs PRAGMA integrity_check and returns an error wrapping
+// ErrCorrupt unless it says ok.
+func (db *DB) IntegrityCheck(ctx context.Context) error {
+	var res string
+	if err := db.QueryRowContext(ctx, "PRAGMA integrity_check").Scan(&res); err != nil {
+		return classify(err)
+	}
+	if res != "ok" {
+		return fmt.Errorf("%w: %s", ErrCorrupt, res)
+	}
+	return nil
+}
+
+// IsCorrupt reports whether err means the file should be moved aside and
+// rebuilt: damaged, not a database, newer, or foreign.
+func IsCorrupt(err error) bool {
+	return errors.Is(err, ErrCorrupt) || errors.Is(err, ErrNewerSchema) || errors.Is(err, ErrForeign)
+}
+
+// classify wraps SQLite's corruption codes in ErrCorrupt.
+func classify(err error) error {
+	var se sqlite3.Error
+	if errors.As(err, &se) && (se.Code == sqlite3.ErrCorrupt || se.Code == sqlite3.ErrNotADB) {
+		return fmt.Errorf("%w: %w", ErrCorrupt, err)
+	}
+	return err
+}
+
+// Classify is classify for callers that run their own statements: it wraps
+// SQLite's corruption errors in ErrCorrupt and returns others unchanged.
+func Classify(err error) error { return classify(err) }
+
+// MoveAside renames path (and its -wal and -shm files) to
+// path.corrupt-<unix time> and returns the new name.
+func MoveAside(path string) (string, error) {
+	dst := fmt.Sprintf("%s.corrupt-%d", path, time.Now().Unix())
+	if err := os.Rename(path, dst); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("move aside %s: %w", path, err)
+	}
+	for _, sfx := range []string{"-wal", "-shm"} {
+		os.Rename(path+sfx, dst+sfx)
+	}
+	return dst, nil
+}

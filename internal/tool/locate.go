@@ -1,0 +1,141 @@
+package tool
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/grit-dev/grit/internal/search"
+)
+
+// locateMaxK bounds the results Locate returns.
+const locateMaxK = 30
+
+//go:embed locate.md
+var locateMD string
+
+var locateDesc = render("locate.md", locateMD)
+
+// Locate ranks the repository's definitions for a task with Grit's search.
+type Locate struct{}
+
+type locateInput struct {
+	Task      string `json:"task"`
+	Traceback string `json:"traceback"`
+	K         int    `json:"k"`
+}
+
+func (Locate) Name() string        { return "Locate" }
+func (Locate) Description() string { return locateDesc }
+func (Locate) Schema() json.RawMessage {
+	return json.RawMessage(`{"type":"object","properties":{` +
+		`"task":{"type":"string","description":"The task or bug report, in words and identifiers"},` +
+		`"traceback":{"type":"string","description":"A traceback or failing test output"},` +
+		`"k":{"type":"integer","minimum":1,"maximum":30,"description":"Results (default 10)"}},` +
+		`"required":["task"]}`)
+}
+
+func (t Locate) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {
+	return finish(t.run(ctx, env, input))
+}
+
+func (Locate) run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {
+	var in locateInput
+	if err := decode("Locate", input, &in); err != nil {
+		return Result{}, err
+	}
+	if strings.TrimSpace(in.Task) == "" && strings.TrimSpace(in.Traceback) == "" {
+		return Result{}, fixf(nil, "Locate needs a task.")
+	}
+	if env.Index == nil {
+		return Result{}, fixf(nil, "Locate needs the repository index, which this session does not have. Use Grep and Glob.")
+	}
+	ix, err := env.Index(ctx)
+	if err != nil {
+		return Result{}, fmt.Errorf("locate: open index: %w", err)
+	}
+	k := in.K
+	if k <= 0 {
+		k = 10
+	}
+	k = min(k, locateMaxK)
+	res, err := search.Run(ctx, ix, search.Query{Text: in.Task, Traceback: in.Traceback, K: k})
+	if err != nil {
+		return Result{}, fmt.Errorf("locate: %w", err)
+	}
+	return Result{Content: renderLocate(res, k)}, nil
+}
+
+// renderLocate writes a ranking compactly: one line per definition,
+// "path:start-end qname kind score" and its strongest signals.
+func renderLocate(res *search.Result, k int) string {
+	var b strings.Builder
+	if len(res.Hits) == 0 {
+		b.WriteString("No definitions found.")
+		if res.Note != "" {
+			b.WriteString(" " + res.Note)
+		}
+		return b.String()
+	}
+	for i, h := range res.Hits {
+		if i == k {
+			break
+		}
+		d := h.Def
+		fmt.Fprintf(&b, "%d. %s:%d-%d %s %s %.2f", i+1, d.Path, d.StartLine, d.EndLine, d.QName, d.Kind, h.Score)
+		if top := topSignals(h.Signals, 3); top != "" {
+			b.WriteString(" (" + top + ")")
+		}
+		b.WriteByte('\n')
+	}
+	if len(res.Files) > 0 {
+		b.WriteString("Files:")
+		for i, f := range res.Files {
+			if i == 5 {
+				break
+			}
+			fmt.Fprintf(&b, " %s %.2f", f.Path, f.Score)
+			if i < min(5, len(res.Files))-1 {
+				b.WriteByte(',')
+			}
+		}
+		b.WriteByte('\n')
+	}
+	if res.Note != "" {
+		b.WriteString("Note: " + res.Note + "\n")
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// topSignals names the n largest contributions, plus a test penalty if any.
+func topSignals(s search.Signals, n int) string {
+	type sig struct {
+		name string
+		v    float64
+	}
+	all := []sig{
+		{"symbol", s.Symbol}, {"path", s.Path}, {"content", s.Content}, {"lexical", s.Lexical},
+		{"spread", s.Spread}, {"recency", s.Recency}, {"traceback", s.Traceback}, {"def", s.DefBoost},
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].v > all[j].v })
+	var parts []string
+	for _, x := range all[:n] {
+		if x.v > 0.005 {
+			parts = append(parts, fmt.Sprintf("%s %.2f", x.name, x.v))
+		}
+	}
+	if s.TestPenalty != 0 {
+		parts = append(parts, fmt.Sprintf("test %.2f", -abs(s.TestPenalty)))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func abs(f float64) float64 {
+	if f < 0 {
+		return -f
+	}
+	return f
+}

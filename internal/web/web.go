@@ -1,0 +1,145 @@
+// Package web is the explorer's face: a net/http server with a JSON API under
+// /api/ and a page built from embedded static assets (no CDN, no inline
+// script). Every service call goes through app.Explorer.
+//
+// Security invariants: the server binds loopback unless given an explicit
+// token; every request's Host must be on the allowlist (localhost, 127.0.0.1,
+// [::1] and the bind host, with the server's port), which defeats DNS
+// rebinding; every /api/ request carries the per-run token (an HttpOnly,
+// SameSite=Strict cookie obtained from the printed URL, or a Bearer header);
+// every POST also carries a matching Origin and a JSON body; the CSP is
+// default-src 'self'. Reads are confined to the repository by app (os.Root).
+// Only /api/clone, /api/apply and /api/undo change anything on disk.
+//
+// A Server is safe for concurrent use once Listen has returned.
+package web
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/grit-dev/grit/internal/app"
+)
+
+// Options configure a Server.
+type Options struct {
+	// Addr is host:port to bind; "" means 127.0.0.1:8080. A host that is not
+	// loopback is refused unless Token is set.
+	Addr string
+	// Token is the access token; "" means a random one for this run.
+	Token string
+}
+
+// Server serves one Explorer.
+type Server struct {
+	x       *app.Explorer
+	addr    string
+	token   string
+	mux     *http.ServeMux
+	port    string          // set by Listen
+	hosts   map[string]bool // host names allowed in the Host header; set by Listen
+	started time.Time
+}
+
+// New returns a Server for x. It does not listen yet.
+func New(x *app.Explorer, opts Options) (*Server, error) {
+	s := &Server{x: x, addr: opts.Addr, token: opts.Token, started: time.Now()}
+	if s.addr == "" {
+		s.addr = "127.0.0.1:8080"
+	}
+	host, _, err := net.SplitHostPort(s.addr)
+	if err != nil {
+		return nil, fmt.Errorf("address %q: %w (expected host:port, e.g. 127.0.0.1:8080)", s.addr, err)
+	}
+	if !isLoopback(host) && opts.Token == "" {
+		return nil, fmt.Errorf("address %q is not loopback: pass --token to expose the explorer beyond this machine", s.addr)
+	}
+	if s.token == "" {
+		b := make([]byte, 24)
+		if _, err := rand.Read(b); err != nil {
+			return nil, fmt.Errorf("token: %w", err)
+		}
+		s.token = hex.EncodeToString(b)
+	}
+	s.hosts = map[string]bool{"localhost": true, "127.0.0.1": true, "::1": true}
+	if host != "" && !isUnspecified(host) {
+		s.hosts[host] = true
+	}
+	s.mux = s.routes()
+	return s, nil
+}
+
+// isLoopback reports whether host names only this machine.
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func isUnspecified(host string) bool {
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsUnspecified()
+}
+
+// Listen binds the address and fixes the port the Host check expects.
+func (s *Server) Listen() (net.Listener, error) {
+	ln, err := net.Listen("tcp", s.addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen %s: %w", s.addr, err)
+	}
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	s.port = port
+	return ln, nil
+}
+
+// Serve serves on ln until ctx is done, then shuts down gracefully.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	hs := &http.Server{
+		Handler:           s.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+		sctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		hs.Shutdown(sctx)
+		if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+		return nil
+	}
+}
+
+// Token is the access token of this run.
+func (s *Server) Token() string { return s.token }
+
+// URL is the address to open, carrying the token; valid after Listen.
+func (s *Server) URL() string {
+	host, _, _ := net.SplitHostPort(s.addr)
+	if host == "" || isUnspecified(host) {
+		host = "127.0.0.1"
+	}
+	u := url.URL{Scheme: "http", Host: net.JoinHostPort(host, s.port), Path: "/", RawQuery: "token=" + url.QueryEscape(s.token)}
+	return u.String()
+}
+
+// Port is the bound port; valid after Listen.
+func (s *Server) Port() int { p, _ := strconv.Atoi(s.port); return p }
+
+// Handler is the whole server with its security layer.
+func (s *Server) Handler() http.Handler { return s.secure(s.mux) }
