@@ -225,7 +225,7 @@ func (x *Explorer) load(ctx context.Context, src Source) error {
 	if err != nil {
 		return fmt.Errorf("explore %s: %w", root, err)
 	}
-	ix, err := exploreOpenIndex(ctx, root, index.Options{
+	ix, err := OpenIndex(ctx, root, index.Options{
 		Progress: func(done, total int) {
 			x.progress(func(j *ExploreJob) { j.Done, j.Total = done, total })
 		},

@@ -80,10 +80,13 @@ func ParseSource(s string) (Source, error) {
 		if host == "" || strings.HasPrefix(host, "-") || strings.Trim(u.Path, "/") == "" {
 			return bad("%q needs a host and a path", s)
 		}
+		if strings.Contains(u.Path, "/-") {
+			return bad("%q has a path part starting with '-'", s)
+		}
 		return Source{Raw: s, Clone: true, URL: s, CachePath: cachePath(host, u.Path)}, nil
 	}
 	if m := scpLike.FindStringSubmatch(s); m != nil {
-		if strings.HasPrefix(m[2], "-") || strings.HasPrefix(m[3], "-") {
+		if strings.HasPrefix(m[2], "-") || strings.HasPrefix(m[3], "-") || strings.Contains(m[3], "/-") {
 			return bad("%q has a part starting with '-'", s)
 		}
 		return Source{Raw: s, Clone: true, URL: s, CachePath: cachePath(m[2], m[3])}, nil

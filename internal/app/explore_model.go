@@ -168,7 +168,7 @@ func (x *Explorer) Propose(ctx context.Context, defID int64, task string, onText
 		return nil, modelHelp(spec, err)
 	}
 	reply := provider.Message{Content: resp.Content}.Text()
-	v := edit.Check(ctx, exploreOriginal(d, src), reply, edit.CheckOptions{StopReason: string(resp.StopReason), Parse: exploreParse})
+	v := edit.Check(ctx, exploreOriginal(d, src), reply, edit.CheckOptions{StopReason: string(resp.StopReason), Parse: EditParse})
 	mp := &ModelProposal{Def: d, Model: p.Name(), Reply: reply, StopReason: string(resp.StopReason), Usage: resp.Usage, Verdict: v, FileHash: edit.Hash(src)}
 	if v.Accept {
 		mp.Replacement = string(v.Source)
@@ -177,8 +177,8 @@ func (x *Explorer) Propose(ctx context.Context, defID int64, task string, onText
 	return mp, nil
 }
 
-// ApplyResult reports an Apply.
-type ApplyResult struct {
+// ExploreApply reports an Apply.
+type ExploreApply struct {
 	Path     string `json:"path"`
 	Snapshot string `json:"snapshot"`
 	Diff     string `json:"diff"`
@@ -189,7 +189,7 @@ type ApplyResult struct {
 // grit fix: the quality monitor runs again on the server's side, the file must
 // still hash to fileHash (else ErrConflict), a snapshot is taken for Undo, the
 // byte range is swapped and the file written atomically, then re-indexed.
-func (x *Explorer) Apply(ctx context.Context, defID int64, replacement, fileHash, task string) (*ApplyResult, error) {
+func (x *Explorer) Apply(ctx context.Context, defID int64, replacement, fileHash, task string) (*ExploreApply, error) {
 	r, d, src, err := x.exploreTarget(ctx, defID)
 	if err != nil {
 		return nil, err
@@ -197,7 +197,7 @@ func (x *Explorer) Apply(ctx context.Context, defID int64, replacement, fileHash
 	if fileHash == "" || fileHash != edit.Hash(src) {
 		return nil, fmt.Errorf("%w: %s changed since the proposal: ask the model again", ErrConflict, d.Path)
 	}
-	v := edit.Check(ctx, exploreOriginal(d, src), replacement, edit.CheckOptions{Parse: exploreParse})
+	v := edit.Check(ctx, exploreOriginal(d, src), replacement, edit.CheckOptions{Parse: EditParse})
 	if !v.Accept {
 		return nil, fmt.Errorf("%w: the quality monitor rejects the replacement (%s): %s", ErrBadRequest, v.Code, v.Reason)
 	}
@@ -220,7 +220,7 @@ func (x *Explorer) Apply(ctx context.Context, defID int64, replacement, fileHash
 	if err := snap.Commit(); err != nil {
 		return nil, err
 	}
-	res := &ApplyResult{Path: d.Path, Snapshot: snap.ID, Diff: edit.Diff("a/"+d.Path, "b/"+d.Path, src, v.File)}
+	res := &ExploreApply{Path: d.Path, Snapshot: snap.ID, Diff: edit.Diff("a/"+d.Path, "b/"+d.Path, src, v.File)}
 	if err := r.ix.UpdateFiles(ctx, d.Path); err != nil {
 		return res, fmt.Errorf("re-index %s: %w", d.Path, err)
 	}
@@ -230,8 +230,8 @@ func (x *Explorer) Apply(ctx context.Context, defID int64, replacement, fileHash
 	return res, nil
 }
 
-// UndoResult reports an Undo.
-type UndoResult struct {
+// ExploreUndo reports an explorer Undo.
+type ExploreUndo struct {
 	Snapshot string   `json:"snapshot"`
 	Label    string   `json:"label"`
 	Restored []string `json:"restored"`
@@ -239,7 +239,7 @@ type UndoResult struct {
 
 // Undo restores the files of the last snapshot (an explorer Apply or a grit
 // fix) if they still hold what the edit wrote, then re-indexes them.
-func (x *Explorer) Undo(ctx context.Context) (*UndoResult, error) {
+func (x *Explorer) Undo(ctx context.Context) (*ExploreUndo, error) {
 	r, err := x.repo()
 	if err != nil {
 		return nil, err
@@ -261,5 +261,5 @@ func (x *Explorer) Undo(ctx context.Context) (*UndoResult, error) {
 	if err := r.ix.UpdateFiles(ctx, done...); err != nil {
 		return nil, fmt.Errorf("re-index: %w", err)
 	}
-	return &UndoResult{Snapshot: snap.ID, Label: snap.Label, Restored: done}, nil
+	return &ExploreUndo{Snapshot: snap.ID, Label: snap.Label, Restored: done}, nil
 }

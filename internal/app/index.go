@@ -2,6 +2,10 @@ package app
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
 
 	"github.com/grit-dev/grit/internal/index"
 	"github.com/grit-dev/grit/internal/index/treesitter"
@@ -30,4 +34,47 @@ func UpdateIndex(ctx context.Context, root string, opts index.Options) (*index.I
 		return nil, st, err
 	}
 	return ix, st, nil
+}
+
+// BareParse reads and parses the files (paths relative to root) with
+// tree-sitter alone, on workers goroutines, and returns the wall time: the
+// baseline `grit bench index` compares indexing with.
+func BareParse(ctx context.Context, root string, paths []string, workers int) (time.Duration, error) {
+	p := treesitter.New()
+	start := time.Now()
+	ch := make(chan string)
+	errc := make(chan error, workers)
+	var wg sync.WaitGroup
+	for w := 0; w < max(1, workers); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for rel := range ch {
+				src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+				if err == nil {
+					err = p.ParseOnly(rel, src)
+				}
+				if err != nil {
+					select {
+					case errc <- err:
+					default:
+					}
+				}
+			}
+		}()
+	}
+	for _, rel := range paths {
+		if ctx.Err() != nil {
+			break
+		}
+		ch <- rel
+	}
+	close(ch)
+	wg.Wait()
+	select {
+	case err := <-errc:
+		return 0, err
+	default:
+	}
+	return time.Since(start), ctx.Err()
 }

@@ -63,6 +63,17 @@ func newRootCmd(e *env) *cobra.Command {
 	for _, sub := range []func(*env) *cobra.Command{
 		newVersionCmd,
 		newSearchCmd,
+		newIndexCmd,
+		newSymbolsCmd,
+		newEdgesCmd,
+		newASTCmd,
+		newDoctorCmd,
+		newBenchCmd,
+		newExploreCmd,
+		newFixCmd,
+		newUndoCmd,
+		newDemoCmd,
+		newMCPCmd,
 		// Subcommands register here, one line each.
 	} {
 		root.AddCommand(sub(e))

@@ -156,10 +156,10 @@ type BenchRow struct {
 
 // BenchResult summarises the corpus.
 type BenchResult struct {
-	Cases       int        `json:"cases"`
-	Right       int        `json:"right"`        // verdicts equal to the expected code
-	Good        int        `json:"good"`         // cases whose expected verdict is ok
-	ExactFailed int        `json:"exact_failed"` // cases where the exact applier cannot place SEARCH
+	Cases       int `json:"cases"`
+	Right       int `json:"right"`        // verdicts equal to the expected code
+	Good        int `json:"good"`         // cases whose expected verdict is ok
+	ExactFailed int `json:"exact_failed"` // cases where the exact applier cannot place SEARCH
 	// ExactFailedGood counts good replies (expected ok) the exact applier
 	// cannot place: edits the monitor saves and SEARCH/REPLACE loses.
 	ExactFailedGood int        `json:"exact_failed_good"`

@@ -99,7 +99,8 @@ search:
 }
 
 // Diff returns a unified diff (3 lines of context) from a to b, with
-// "--- a/oldName" and "+++ b/newName" headers, or "" if they are equal.
+// "--- oldName" and "+++ newName" headers (pass "a/path", "b/path" for git's
+// style), or "" if they are equal.
 func Diff(oldName, newName string, a, b []byte) string {
 	if string(a) == string(b) {
 		return ""
@@ -107,7 +108,7 @@ func Diff(oldName, newName string, a, b []byte) string {
 	ops := myers(splitLines(string(a)), splitLines(string(b)))
 	const ctx = 3
 	var out strings.Builder
-	fmt.Fprintf(&out, "--- a/%s\n+++ b/%s\n", oldName, newName)
+	fmt.Fprintf(&out, "--- %s\n+++ %s\n", oldName, newName)
 	// Line numbers (1-based) of each op in a and b.
 	type pos struct{ ai, bi int }
 	at := make([]pos, len(ops)+1)

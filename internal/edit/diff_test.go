@@ -16,7 +16,7 @@ func TestDiff(t *testing.T) {
 		{"crlf shows", "a\r\nb\r\n", "a\r\nb\n", "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\r\n-b\r\n+b\n"},
 	}
 	for _, tt := range tests {
-		if got := Diff("f", "f", []byte(tt.a), []byte(tt.b)); got != tt.want {
+		if got := Diff("a/f", "b/f", []byte(tt.a), []byte(tt.b)); got != tt.want {
 			t.Errorf("%s: Diff(%q, %q) =\n%s\nwant\n%s", tt.name, tt.a, tt.b, got, tt.want)
 		}
 	}
@@ -32,7 +32,7 @@ func TestDiffHunks(t *testing.T) {
 		}
 		b = append(b, l)
 	}
-	d := Diff("f", "f", []byte(strings.Join(a, "\n")+"\n"), []byte(strings.Join(b, "\n")+"\n"))
+	d := Diff("a/f", "b/f", []byte(strings.Join(a, "\n")+"\n"), []byte(strings.Join(b, "\n")+"\n"))
 	if n := strings.Count(d, "@@ -"); n != 2 {
 		t.Errorf("Diff with two distant changes has %d hunks, want 2:\n%s", n, d)
 	}

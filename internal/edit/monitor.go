@@ -304,7 +304,7 @@ var reasonShorter = regexp.MustCompile(`(?i)(remov|delet|simplif|redundant|dead 
 
 var (
 	elisionComment = regexp.MustCompile(`(?i)^\s*(#|//|/\*|\*|--)\s*(\.\.\.|…)|(\.\.\.|…)\s*(\*/)?\s*$|existing code|rest of (the )?(code|function|method|body|implementation|file|logic)|\bunchanged\b|remains? the same|same as (before|above|original|the original)|\bas before\b|\bomitted\b|code (goes )?here|previous (code|implementation)|original (code|implementation)|other (code|methods|cases) (here|unchanged|as)`)
-	elisionProse = regexp.MustCompile(`(?i)^\s*(\.\.\.|…)\s*$|^\s*(\.\.\.|…)?\s*\(?(rest|remainder) of .*(unchanged|same|as before|omitted)`)
+	elisionProse   = regexp.MustCompile(`(?i)^\s*(\.\.\.|…)\s*$|^\s*(\.\.\.|…)?\s*\(?(rest|remainder) of .*(unchanged|same|as before|omitted)`)
 )
 
 // findElision returns a line that stands for code left out.

@@ -8,7 +8,7 @@ const schemaAppID = 0x47524954
 // schema is the index database, migration by migration. Never edit a
 // released migration: append one.
 var schema = store.Schema{
-	AppID: schemaAppID,
+	AppID:      schemaAppID,
 	Migrations: []string{migration1 + indexSQL()},
 }
 

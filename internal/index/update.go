@@ -16,7 +16,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/grit-dev/grit/internal/span"
 	"github.com/grit-dev/grit/internal/store"
 )
 
@@ -315,6 +314,3 @@ func hashHex(src []byte) string {
 	sum := sha256.Sum256(src)
 	return hex.EncodeToString(sum[:])
 }
-
-// relPath is span.Clean for paths coming from the user.
-func relPath(p string) string { return span.Clean(p) }

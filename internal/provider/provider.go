@@ -132,3 +132,9 @@ type Provider interface {
 	// the partial Response received so far together with ctx.Err().
 	Send(ctx context.Context, req *Request, onEvent func(Event)) (*Response, error)
 }
+
+// Message returns the reply as an assistant message, to append to the
+// conversation.
+func (r *Response) Message() Message {
+	return Message{Role: RoleAssistant, Content: r.Content}
+}

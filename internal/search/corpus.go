@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -31,6 +32,8 @@ type Corpus struct {
 	defFile  []int       // def → file index
 	parentOf []int       // def → enclosing def, -1 at top level
 	byID     map[int64]int
+	calls    [][]int32  // def → callers and callees (corpus indices), sorted
+	nameToks [][]string // def → lower-cased name parts
 	byName   map[string][]int
 	byLower  map[string][]int
 	fileBM25 *BM25
@@ -242,6 +245,13 @@ func buildCorpus(ctx context.Context, ix *index.Index, files []index.File, oldDo
 			c.defBM25.AddTF(qtf, dd.length+2*len(qt))
 		}
 	}
+	c.nameToks = make([][]string, len(c.defs))
+	for i, d := range c.defs {
+		c.nameToks[i] = nameTokens(d.Name)
+	}
+	if err := c.loadCallGraph(ctx, ix); err != nil {
+		return nil, nil, err
+	}
 	for _, e := range edges {
 		c.edges[e.From] = append(c.edges[e.From], e)
 		c.edges[e.To] = append(c.edges[e.To], index.FileEdge{From: e.To, To: e.From, Weight: e.Weight, Names: e.Names})
@@ -385,4 +395,43 @@ func IsTestPath(p string) bool {
 	stem := strings.TrimSuffix(base, path.Ext(base))
 	return strings.HasPrefix(stem, "test_") || strings.HasSuffix(stem, "_test") || strings.HasSuffix(stem, "_tests") ||
 		stem == "conftest" || strings.HasSuffix(stem, ".spec") || strings.HasSuffix(stem, ".test") || stem == "tests"
+}
+
+// loadCallGraph reads every resolved caller → callee pair of the index in
+// one query, so the spread signal walks the call graph in memory.
+// TODO(index): this reads the calls table directly; an index method
+// returning all definition edges would keep the schema private.
+func (c *Corpus) loadCallGraph(ctx context.Context, ix *index.Index) error {
+	c.calls = make([][]int32, len(c.defs))
+	db := ix.DB()
+	if db == nil {
+		return nil
+	}
+	rows, err := db.QueryContext(ctx, `SELECT DISTINCT caller_id, callee_id FROM calls WHERE caller_id != 0 AND callee_id != 0`)
+	if err != nil {
+		return fmt.Errorf("load call graph: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var a, b int64
+		if err := rows.Scan(&a, &b); err != nil {
+			return fmt.Errorf("load call graph: %w", err)
+		}
+		i, ok1 := c.byID[a]
+		j, ok2 := c.byID[b]
+		if !ok1 || !ok2 || i == j {
+			continue
+		}
+		c.calls[i] = append(c.calls[i], int32(j))
+		c.calls[j] = append(c.calls[j], int32(i))
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("load call graph: %w", err)
+	}
+	for i := range c.calls {
+		s := c.calls[i]
+		sort.Slice(s, func(a, b int) bool { return s[a] < s[b] })
+		c.calls[i] = slices.Compact(s)
+	}
+	return nil
 }

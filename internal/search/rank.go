@@ -91,7 +91,7 @@ type queryInfo struct {
 	note       []string
 }
 
-var aboutTestsRE = regexp.MustCompile(`(?i)\b(fix|update|add|write|improve|rename|repair|flaky|failing|broken)\w*\s+(the\s+|a\s+|new\s+|more\s+|this\s+)?(unit\s+)?tests?\b|\btest (suite|file|case)s?\b`)
+var aboutTestsRE = regexp.MustCompile(`(?i)\b(fix|update|add|write|improve|rename|repair)\w*\s+(the\s+|a\s+|new\s+|more\s+|this\s+|our\s+)?(unit\s+|regression\s+)?tests?\b|\b(flaky|failing|broken)\s+tests?\s+in\s+(the\s+)?(repo|repository|test\s+suite|ci)\b`)
 
 func (c *Corpus) analyse(q Query) queryInfo {
 	text := q.Text
@@ -129,8 +129,10 @@ func (c *Corpus) analyse(q Query) queryInfo {
 			qi.pairs[parts[j-1]+"."+parts[j]] = true
 		}
 	}
-	for _, p := range qi.ex.Paths {
-		if IsTestPath(p) {
+	// Only a test file of this repository, named with its directory, makes the
+	// task about tests: issue reports name their own test_x.py all the time.
+	for _, f := range ResolveFrames(pathFrames(qi.ex.Paths), c.fileSet) {
+		if f.Rel != "" && strings.Contains(f.Path, "/") && IsTestPath(f.Rel) {
 			qi.aboutTests = true
 		}
 	}
@@ -226,21 +228,42 @@ func (c *Corpus) Search(ctx context.Context, ix *index.Index, q Query, start tim
 		cands[i].path = f.path
 		cands[i].recency = f.recency
 	}
-	if err := c.scoreSpread(ctx, ix, cands, fileC); err != nil {
-		return nil, err
-	}
+	c.scoreSpread(cands, fileC)
 
-	hits := make([]Hit, 0, len(cands))
+	// Score every definition, then order only the ones that can make the cut.
+	hits := make([]Hit, 0, 4*k)
+	scores := make([]float64, len(cands))
+	var order []int
 	for i := range cands {
 		s := c.signals(&cands[i], c.files[c.defFile[i]].isTest && !qi.aboutTests)
-		score := total(s)
-		if score <= 0 {
-			continue
+		if scores[i] = total(s); scores[i] > 0 {
+			order = append(order, i)
 		}
-		hits = append(hits, Hit{Def: c.defs[i], Score: score, Signals: s})
+	}
+	if len(order) > 4*k {
+		// Keep everything scoring at least the 4k-th best, so ties at the
+		// cut are all sorted by the full tie-break.
+		tmp := make([]float64, len(order))
+		for j, i := range order {
+			tmp[j] = scores[i]
+		}
+		sort.Sort(sort.Reverse(sort.Float64Slice(tmp)))
+		cut := tmp[4*k-1]
+		kept := order[:0]
+		for _, i := range order {
+			if scores[i] >= cut {
+				kept = append(kept, i)
+			}
+		}
+		order = kept
+	}
+	for _, i := range order {
+		s := c.signals(&cands[i], c.files[c.defFile[i]].isTest && !qi.aboutTests)
+		h := Hit{Def: c.defs[i], Score: scores[i], Signals: s}
 		if q.Explain {
-			hits[len(hits)-1].Explain = c.explain(&cands[i], s)
+			h.Explain = c.explain(&cands[i], s)
 		}
+		hits = append(hits, h)
 	}
 	sortHits(hits)
 	// Files: their own signals plus their best definition's symbol match.
@@ -384,7 +407,7 @@ func (c *Corpus) scoreSymbols(qi queryInfo, cands []candidate) {
 			}
 		}
 		if best == 0 {
-			toks := nameTokens(name)
+			toks := c.nameToks[i]
 			if len(toks) >= 2 {
 				var hit, all float64
 				for _, t := range toks {
@@ -665,3 +688,11 @@ func (c *Corpus) scoreTraceback(qi queryInfo, cands, fileC []candidate) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+func pathFrames(paths []string) []Frame {
+	fs := make([]Frame, len(paths))
+	for i, p := range paths {
+		fs[i] = Frame{Path: p}
+	}
+	return fs
+}

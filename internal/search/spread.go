@@ -1,11 +1,8 @@
 package search
 
 import (
-	"context"
 	"fmt"
 	"sort"
-
-	"github.com/grit-dev/grit/internal/index"
 )
 
 // scoreSpread is signal 5: structural spread. The spreadSeeds definitions
@@ -14,7 +11,7 @@ import (
 // definition and members, one hop at full strength and, from the first
 // spreadSeeds2 seeds, a second hop at SpreadSecondHop. Files pass theirs
 // along the file reference graph in the same way, one hop.
-func (c *Corpus) scoreSpread(ctx context.Context, ix *index.Index, cands, fileC []candidate) error {
+func (c *Corpus) scoreSpread(cands, fileC []candidate) {
 	base := func(x *candidate) float64 {
 		b := WeightSymbol*x.sym + WeightContent*x.content + WeightLexical*x.lex + WeightTraceback*x.tb
 		if x.exactDef {
@@ -39,17 +36,11 @@ func (c *Corpus) scoreSpread(ctx context.Context, ix *index.Index, cands, fileC 
 		}
 		for si, s := range seeds {
 			share := base(&cands[s]) / maxBase
-			ns, err := c.neighbours(ctx, ix, s)
-			if err != nil {
-				return err
-			}
+			ns := c.neighbours(s)
 			for _, n := range ns {
 				give(n, share, s)
 				if si < spreadSeeds2 {
-					ns2, err := c.neighbours(ctx, ix, n)
-					if err != nil {
-						return err
-					}
+					ns2 := c.neighbours(n)
 					for _, n2 := range ns2 {
 						if n2 != s {
 							give(n2, share*SpreadSecondHop, s)
@@ -95,7 +86,6 @@ func (c *Corpus) scoreSpread(ctx context.Context, ix *index.Index, cands, fileC 
 			}
 		}
 	}
-	return nil
 }
 
 func isSeed(seeds []int, i int) bool {
@@ -131,30 +121,15 @@ func topN(count, n int, score func(int) float64) []int {
 // neighbours lists the corpus definitions one hop from definition i: its
 // callees and callers (resolved by the index), its enclosing definition and
 // its direct members. Sorted, without i.
-func (c *Corpus) neighbours(ctx context.Context, ix *index.Index, i int) ([]int, error) {
+func (c *Corpus) neighbours(i int) []int {
 	set := map[int]bool{}
-	d := c.defs[i]
-	callees, err := ix.Callees(ctx, d.ID)
-	if err != nil {
-		return nil, fmt.Errorf("callees of %s: %w", d.QName, err)
-	}
-	for _, e := range callees {
-		if j, ok := c.byID[e.Callee.ID]; ok {
-			set[j] = true
-		}
-	}
-	callers, err := ix.Callers(ctx, d.ID)
-	if err != nil {
-		return nil, fmt.Errorf("callers of %s: %w", d.QName, err)
-	}
-	for _, call := range callers {
-		if j, ok := c.byID[call.CallerID]; ok {
-			set[j] = true
-		}
+	for _, j := range c.calls[i] {
+		set[int(j)] = true
 	}
 	if p := c.parentOf[i]; p >= 0 {
 		set[p] = true
 	}
+	d := c.defs[i]
 	f := c.files[c.defFile[i]]
 	for j := i + 1; j < f.first+f.n && c.defs[j].Start < d.End; j++ {
 		if c.parentOf[j] == i {
@@ -167,5 +142,5 @@ func (c *Corpus) neighbours(ctx context.Context, ix *index.Index, i int) ([]int,
 		out = append(out, j)
 	}
 	sort.Ints(out)
-	return out, nil
+	return out
 }

@@ -8,8 +8,6 @@ import (
 	"io/fs"
 	"net/http"
 	"strconv"
-
-	"github.com/grit-dev/grit/internal/app"
 )
 
 //go:embed static
@@ -40,8 +38,15 @@ var apiRoutes = []route{
 func (s *Server) routes() *http.ServeMux {
 	mux := http.NewServeMux()
 	for _, rt := range apiRoutes {
-		h := rt.handler
-		mux.HandleFunc(rt.method+" "+rt.path, func(w http.ResponseWriter, r *http.Request) { h(s, w, r) })
+		rt := rt
+		mux.HandleFunc(rt.path, func(w http.ResponseWriter, r *http.Request) {
+			if r.Method != rt.method && !(rt.method == http.MethodGet && r.Method == http.MethodHead) {
+				w.Header().Set("Allow", rt.method)
+				writeError(w, http.StatusMethodNotAllowed, rt.path+" takes "+rt.method)
+				return
+			}
+			rt.handler(s, w, r)
+		})
 	}
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such endpoint: see docs/api.md")
@@ -72,20 +77,29 @@ func writeError(w http.ResponseWriter, status int, msg string) {
 	writeJSON(w, status, map[string]string{"error": msg})
 }
 
-// fail maps an app error to its status code.
+// Error is a Backend error with the HTTP status it maps to and optional
+// details for the client (e.g. how to start a model). Errors that are not
+// an *Error are 500.
+type Error struct {
+	Status int
+	Err    error
+	Detail map[string]any
+}
+
+func (e *Error) Error() string { return e.Err.Error() }
+func (e *Error) Unwrap() error { return e.Err }
+
+// badRequest is a client mistake found by the web layer itself.
+func badRequest(format string, args ...any) error {
+	return &Error{Status: http.StatusBadRequest, Err: fmt.Errorf(format, args...)}
+}
+
+// fail writes err with its status code.
 func fail(w http.ResponseWriter, err error) {
 	status := http.StatusInternalServerError
-	switch {
-	case errors.Is(err, app.ErrOutsideRepo):
-		status = http.StatusForbidden
-	case errors.Is(err, app.ErrNotFound):
-		status = http.StatusNotFound
-	case errors.Is(err, app.ErrBadRequest):
-		status = http.StatusBadRequest
-	case errors.Is(err, app.ErrNotReady):
-		status = http.StatusServiceUnavailable
-	case errors.Is(err, app.ErrBusy):
-		status = http.StatusConflict
+	var we *Error
+	if errors.As(err, &we) {
+		status = we.Status
 	}
 	writeError(w, status, err.Error())
 }
@@ -98,13 +112,13 @@ func intParam(r *http.Request, name string, def int) (int, error) {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil {
-		return 0, fmt.Errorf("%w: %s=%q is not an integer", app.ErrBadRequest, name, v)
+		return 0, badRequest("%s=%q is not an integer", name, v)
 	}
 	return n, nil
 }
 
 func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, s.x.Status(r.Context()))
+	writeJSON(w, http.StatusOK, s.b.Status(r.Context()))
 }
 
 func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
@@ -114,7 +128,7 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	res, err := s.x.Search(r.Context(), q.Get("q"), q.Get("traceback"), k)
+	res, err := s.b.Search(r.Context(), q.Get("q"), q.Get("traceback"), k)
 	if err != nil {
 		fail(w, err)
 		return
@@ -123,12 +137,12 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleSymbols(w http.ResponseWriter, r *http.Request) {
-	defs, err := s.x.Symbols(r.Context(), r.URL.Query().Get("path"))
+	defs, err := s.b.Symbols(r.Context(), r.URL.Query().Get("path"))
 	if err != nil {
 		fail(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"path": r.URL.Query().Get("path"), "symbols": defs})
+	writeJSON(w, http.StatusOK, defs)
 }
 
 func (s *Server) handleAST(w http.ResponseWriter, r *http.Request) {
@@ -142,7 +156,7 @@ func (s *Server) handleAST(w http.ResponseWriter, r *http.Request) {
 		}
 		rng = &[2]int{start, end}
 	}
-	n, err := s.x.AST(r.Context(), r.URL.Query().Get("path"), rng)
+	n, err := s.b.AST(r.Context(), r.URL.Query().Get("path"), rng)
 	if err != nil {
 		fail(w, err)
 		return
@@ -156,7 +170,7 @@ func (s *Server) handleEdges(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	e, err := s.x.Edges(r.Context(), r.URL.Query().Get("path"), int64(id))
+	e, err := s.b.Edges(r.Context(), r.URL.Query().Get("path"), int64(id))
 	if err != nil {
 		fail(w, err)
 		return
@@ -171,7 +185,7 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	f, err := s.x.File(r.Context(), r.URL.Query().Get("path"), start, end)
+	f, err := s.b.File(r.Context(), r.URL.Query().Get("path"), start, end)
 	if err != nil {
 		fail(w, err)
 		return
@@ -184,7 +198,7 @@ func decode(r *http.Request, v any) error {
 	dec := json.NewDecoder(r.Body)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("%w: body: %w", app.ErrBadRequest, err)
+		return badRequest("body: %v", err)
 	}
 	return nil
 }
@@ -197,9 +211,9 @@ func (s *Server) handleClone(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	if err := s.x.Start(req.Source); err != nil {
+	if err := s.b.Clone(req.Source); err != nil {
 		fail(w, err)
 		return
 	}
-	writeJSON(w, http.StatusAccepted, s.x.Status(r.Context()))
+	writeJSON(w, http.StatusAccepted, s.b.Status(r.Context()))
 }

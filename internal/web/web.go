@@ -1,6 +1,7 @@
 // Package web is the explorer's face: a net/http server with a JSON API under
 // /api/ and a page built from embedded static assets (no CDN, no inline
-// script). Every service call goes through app.Explorer.
+// script). Every service call goes through a Backend, which app implements
+// (app imports web and wires it: cli → app → web, so the faces stay peers).
 //
 // Security invariants: the server binds loopback unless given an explicit
 // token; every request's Host must be on the allowlist (localhost, 127.0.0.1,
@@ -25,8 +26,6 @@ import (
 	"net/url"
 	"strconv"
 	"time"
-
-	"github.com/grit-dev/grit/internal/app"
 )
 
 // Options configure a Server.
@@ -38,9 +37,29 @@ type Options struct {
 	Token string
 }
 
-// Server serves one Explorer.
+// Backend is what the server serves. Results are JSON-encodable values
+// (their shapes are documented in docs/api.md); errors that are a client's
+// mistake are *Error with a status. app.ExploreBackend implements it.
+type Backend interface {
+	Status(ctx context.Context) any
+	Search(ctx context.Context, text, traceback string, k int) (any, error)
+	Symbols(ctx context.Context, path string) (any, error)
+	AST(ctx context.Context, path string, r *[2]int) (any, error)
+	Edges(ctx context.Context, path string, defID int64) (any, error)
+	File(ctx context.Context, path string, start, end int) (any, error)
+	// Clone starts loading a path or git URL in the background.
+	Clone(source string) error
+	// CheckDef returns an error if defID is not a definition.
+	CheckDef(ctx context.Context, defID int64) error
+	// Propose asks the model, streaming text to onText; it writes nothing.
+	Propose(ctx context.Context, defID int64, task string, onText func(string)) (any, error)
+	Apply(ctx context.Context, defID int64, replacement, fileHash, task string) (any, error)
+	Undo(ctx context.Context) (any, error)
+}
+
+// Server serves one Backend.
 type Server struct {
-	x       *app.Explorer
+	b       Backend
 	addr    string
 	token   string
 	mux     *http.ServeMux
@@ -49,9 +68,9 @@ type Server struct {
 	started time.Time
 }
 
-// New returns a Server for x. It does not listen yet.
-func New(x *app.Explorer, opts Options) (*Server, error) {
-	s := &Server{x: x, addr: opts.Addr, token: opts.Token, started: time.Now()}
+// New returns a Server for b. It does not listen yet.
+func New(b Backend, opts Options) (*Server, error) {
+	s := &Server{b: b, addr: opts.Addr, token: opts.Token, started: time.Now()}
 	if s.addr == "" {
 		s.addr = "127.0.0.1:8080"
 	}

@@ -46,16 +46,15 @@ static uint32_t count_errors(TSNode root) {
   }
 }
 
-void grit_extract(const TSLanguage *lang, const TSQuery *q, const char *src, uint32_t len, int64_t budget_ns, grit_result *out) {
+void grit_extract(TSParser *p, const TSLanguage *lang, const TSQuery *q, const char *src, uint32_t len, int64_t budget_ns, grit_result *out) {
   memset(out, 0, sizeof *out);
   input_t in = {src, len, budget_ns > 0 ? now_ns() + budget_ns : 0};
-  TSParser *p = ts_parser_new();
   ts_parser_set_language(p, lang);
   TSInput input = {&in, read_input, 0, NULL};
   TSParseOptions popts = {&in, parse_progress};
   TSTree *tree = ts_parser_parse_with_options(p, NULL, input, popts);
-  ts_parser_delete(p);
   if (tree == NULL) {
+    ts_parser_reset(p);
     out->status = (in.deadline > 0 && now_ns() > in.deadline) ? 1 : 4;
     return;
   }
@@ -76,14 +75,13 @@ void grit_extract(const TSLanguage *lang, const TSQuery *q, const char *src, uin
         out->cap = ncap;
       }
       TSNode node = m.captures[i].node;
-      TSPoint sp = ts_node_start_point(node), ep = ts_node_end_point(node);
       grit_cap *c = &out->caps[out->n++];
+      uint32_t ci = m.captures[i].index;
       c->match = ord;
       c->pattern = m.pattern_index;
-      c->capture = m.captures[i].index;
+      c->capture = ci;
       c->start = ts_node_start_byte(node);
       c->end = ts_node_end_byte(node);
-      c->srow = sp.row; c->scol = sp.column; c->erow = ep.row; c->ecol = ep.column;
     }
     ord++;
   }
@@ -97,4 +95,15 @@ void grit_result_free(grit_result *r) {
   free(r->caps);
   r->caps = NULL;
   r->n = r->cap = 0;
+}
+
+int grit_parse_only(TSParser *p, const TSLanguage *lang, const char *src, uint32_t len) {
+  ts_parser_set_language(p, lang);
+  input_t in = {src, len, 0};
+  TSInput input = {&in, read_input, 0, NULL};
+  TSParseOptions popts = {&in, parse_progress};
+  TSTree *tree = ts_parser_parse_with_options(p, NULL, input, popts);
+  if (tree == NULL) return 0;
+  ts_tree_delete(tree);
+  return 1;
 }

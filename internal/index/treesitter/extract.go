@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/grit-dev/grit/internal/index"
+	"github.com/grit-dev/grit/internal/span"
 )
 
 // role is what a capture name means.
@@ -67,9 +68,8 @@ var roleKinds = map[role]string{
 }
 
 type capture struct {
-	role                   role
-	start, end             int
-	srow, scol, erow, ecol int
+	role       role
+	start, end int
 }
 
 type rawDef struct {
@@ -89,6 +89,7 @@ type rawImport struct {
 // extract turns the flat captures of one file into a Parsed.
 func extract(l *language, q *query, src []byte, raw []C.grit_cap) *index.Parsed {
 	out := &index.Parsed{Lang: l.name}
+	lines := span.NewLines(src)
 	var (
 		defs     []rawDef
 		docs     []capture
@@ -125,7 +126,7 @@ func extract(l *language, q *query, src []byte, raw []C.grit_cap) *index.Parsed 
 			case roleReceiver:
 				recv, hasRecv = c, true
 			case roleCall:
-				out.Calls = append(out.Calls, index.Call{Callee: str(c), Offset: c.start, Line: c.srow + 1})
+				out.Calls = append(out.Calls, index.Call{Callee: str(c), Offset: c.start, Line: lines.Pos(c.start).Line})
 			case roleRef:
 				out.Refs = append(out.Refs, str(c))
 			case roleDoc:
@@ -146,10 +147,11 @@ func extract(l *language, q *query, src []byte, raw []C.grit_cap) *index.Parsed 
 		}
 		if hasDef && hasName {
 			rd := rawDef{sigStart: -1, bodyStart: -1}
+			sp, ep := lines.Pos(def.start), lines.Pos(def.end)
 			rd.d = index.Def{
 				Lang: l.name, Name: str(name), Kind: roleKinds[def.role],
 				Start: def.start, End: def.end, NameStart: name.start, NameEnd: name.end,
-				StartLine: def.srow + 1, StartCol: def.scol, EndLine: def.erow + 1, EndCol: def.ecol,
+				StartLine: sp.Line, StartCol: sp.Col, EndLine: ep.Line, EndCol: ep.Col,
 			}
 			if hasSig {
 				rd.sigStart = sig.start
@@ -163,7 +165,7 @@ func extract(l *language, q *query, src []byte, raw []C.grit_cap) *index.Parsed 
 			defs = append(defs, rd)
 		}
 		if hasImp && (hasMod || hasIName) {
-			ri := rawImport{stmt: imp.start, line: imp.srow + 1, star: star}
+			ri := rawImport{stmt: imp.start, line: lines.Pos(imp.start).Line, star: star}
 			if hasMod {
 				ri.module = str(mod)
 				if l.cleanModule != nil {
@@ -187,14 +189,11 @@ func extract(l *language, q *query, src []byte, raw []C.grit_cap) *index.Parsed 
 			flush()
 			cur = uint32(c.match)
 		}
-		match = append(match, capture{
-			role: q.roles[c.capture], start: int(c.start), end: int(c.end),
-			srow: int(c.srow), scol: int(c.scol), erow: int(c.erow), ecol: int(c.ecol),
-		})
+		match = append(match, capture{role: q.roles[c.capture], start: int(c.start), end: int(c.end)})
 	}
 	flush()
 
-	out.Defs = finishDefs(l, src, defs, docs, comments)
+	out.Defs = finishDefs(l, src, lines, defs, docs, comments)
 	attachCallers(out.Defs, out.Calls)
 	out.Imports = groupImports(imports)
 	return out
@@ -203,7 +202,7 @@ func extract(l *language, q *query, src []byte, raw []C.grit_cap) *index.Parsed 
 // finishDefs merges duplicate captures of one definition (a decorated
 // function matches twice: keep the widest range), nests them, and fills in
 // qualified names, parents, signatures and docs.
-func finishDefs(l *language, src []byte, raw []rawDef, docs, comments []capture) []index.Def {
+func finishDefs(l *language, src []byte, lines *span.Lines, raw []rawDef, docs, comments []capture) []index.Def {
 	// Merge by name position: the widest range wins; an explicit @sig wins.
 	byName := make(map[int]int, len(raw))
 	var merged []rawDef
@@ -289,9 +288,9 @@ func finishDefs(l *language, src []byte, raw []rawDef, docs, comments []capture)
 			line := defs[i].StartLine - 1 // 1-based line above
 			k := sort.Search(len(comments), func(k int) bool { return comments[k].start >= defs[i].Start }) - 1
 			first := -1
-			for ; k >= 0 && comments[k].erow+1 == line; k-- {
+			for ; k >= 0 && lines.Pos(comments[k].end).Line == line; k-- {
 				first = k
-				line = comments[k].srow
+				line = lines.Pos(comments[k].start).Line - 1
 			}
 			if first >= 0 {
 				defs[i].Doc = docLine(src[comments[first].start:comments[first].end], false)

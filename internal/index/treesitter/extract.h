@@ -35,6 +35,7 @@ typedef struct TSQueryCursorOptions { void *payload; bool (*progress_callback)(T
 void ts_set_allocator(void *(*)(size_t), void *(*)(size_t, size_t), void *(*)(void *, size_t), void (*)(void *));
 TSParser *ts_parser_new(void);
 void ts_parser_delete(TSParser *self);
+void ts_parser_reset(TSParser *self);
 bool ts_parser_set_language(TSParser *self, const TSLanguage *language);
 TSTree *ts_parser_parse_with_options(TSParser *self, const TSTree *old_tree, TSInput input, TSParseOptions parse_options);
 void ts_tree_delete(TSTree *self);
@@ -68,7 +69,6 @@ typedef struct grit_cap {
   uint32_t pattern; // pattern index in the query
   uint32_t capture; // capture index (name via ts_query_capture_name_for_id)
   uint32_t start, end;
-  uint32_t srow, scol, erow, ecol;
 } grit_cap;
 
 typedef struct grit_result {
@@ -79,7 +79,11 @@ typedef struct grit_result {
 } grit_result;
 
 void grit_use_default_allocator(void);
-void grit_extract(const TSLanguage *lang, const TSQuery *q, const char *src, uint32_t len, int64_t budget_ns, grit_result *out);
+// grit_extract parses src with p (set to lang), then runs q. Positions are
+// byte offsets only: rows and columns are cheaper to compute in Go.
+void grit_extract(TSParser *p, const TSLanguage *lang, const TSQuery *q, const char *src, uint32_t len, int64_t budget_ns, grit_result *out);
 void grit_result_free(grit_result *r);
+// grit_parse_only parses and frees the tree: the bare cost benchmarks compare with.
+int grit_parse_only(TSParser *p, const TSLanguage *lang, const char *src, uint32_t len);
 
 #endif

@@ -1,13 +1,3 @@
-// Package treesitter implements index.Parser with tree-sitter grammars. Each
-// language is a grammar module plus an embedded query file
-// (queries/<lang>.scm) whose captures name what to extract (@def.function,
-// @name, @call, @ref, @import, ...). A file is parsed, checked for errors and
-// queried in one cgo call (extract.c) under a per-file time budget; the
-// captures come back as one flat array and are turned into definitions,
-// calls, imports and references in Go.
-//
-// A *Parser is safe for concurrent use: queries are compiled once per
-// language and shared read-only; each Parse uses its own C parser and cursor.
 package treesitter
 
 /*
@@ -124,7 +114,9 @@ func (p *Parser) Parse(ctx context.Context, file string, src []byte) (*index.Par
 	} else {
 		srcPtr = (*C.char)(unsafe.Pointer(&empty[0]))
 	}
-	C.grit_extract(l.ptr, q.ptr, srcPtr, C.uint32_t(len(src)), C.int64_t(budget.Nanoseconds()), &res)
+	cp := getParser()
+	defer putParser(cp)
+	C.grit_extract(cp, l.ptr, q.ptr, srcPtr, C.uint32_t(len(src)), C.int64_t(budget.Nanoseconds()), &res)
 	defer C.grit_result_free(&res)
 	switch res.status {
 	case 0:
@@ -145,6 +137,33 @@ func (p *Parser) Parse(ctx context.Context, file string, src []byte) (*index.Par
 }
 
 var empty = []byte{0}
+
+// parsers is a free list of C parsers: creating one per file costs malloc churn.
+var parsers struct {
+	mu   sync.Mutex
+	free []*C.TSParser
+}
+
+func getParser() *C.TSParser {
+	parsers.mu.Lock()
+	defer parsers.mu.Unlock()
+	if n := len(parsers.free); n > 0 {
+		p := parsers.free[n-1]
+		parsers.free = parsers.free[:n-1]
+		return p
+	}
+	return C.ts_parser_new()
+}
+
+func putParser(p *C.TSParser) {
+	parsers.mu.Lock()
+	defer parsers.mu.Unlock()
+	if len(parsers.free) < 16 {
+		parsers.free = append(parsers.free, p)
+		return
+	}
+	C.ts_parser_delete(p)
+}
 
 // query is a language's compiled query and what each capture index means.
 type query struct {
@@ -209,4 +228,25 @@ func newLanguage(name, query string, ptr unsafe.Pointer, exts ...string) *langua
 }
 
 // sitterLanguage returns the go-tree-sitter handle for l (used for ASTs).
-func (l *language) sitterLanguage() *sitter.Language { return sitter.NewLanguage(unsafe.Pointer(l.ptr)) }
+func (l *language) sitterLanguage() *sitter.Language {
+	return sitter.NewLanguage(unsafe.Pointer(l.ptr))
+}
+
+// ParseOnly parses src and throws the tree away: the bare tree-sitter cost
+// that `grit bench index` compares indexing with.
+func (p *Parser) ParseOnly(file string, src []byte) error {
+	l := langFor(file)
+	if l == nil {
+		return fmt.Errorf("parse %s: unsupported language", file)
+	}
+	srcPtr := (*C.char)(unsafe.Pointer(&empty[0]))
+	if len(src) > 0 {
+		srcPtr = (*C.char)(unsafe.Pointer(&src[0]))
+	}
+	cp := getParser()
+	defer putParser(cp)
+	if C.grit_parse_only(cp, l.ptr, srcPtr, C.uint32_t(len(src))) == 0 {
+		return fmt.Errorf("parse %s: tree-sitter returned no tree", file)
+	}
+	return nil
+}

@@ -1,0 +1,362 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/grit-dev/grit/internal/provider"
+)
+
+// Run is one turn: prompt in, the model and tools work until the model ends
+// its turn, a bound is hit, or ctx is canceled. Stop conditions the model
+// or the harness chose (max turns, a refusal, a loop) are a Result with
+// IsError set; a failed model call, a broken tool environment or a
+// transcript that cannot be written is an error (with the Result so far).
+// On cancellation the partial reply is kept, recorded as interrupted, and
+// the error is ctx.Err().
+func (a *Agent) Run(ctx context.Context, prompt string) (Result, error) {
+	var res Result
+	fail := func(err error) (Result, error) {
+		res.IsError = true
+		res.Subtype = SubtypeDuringExecute
+		if res.Text == "" {
+			res.Text = err.Error()
+		}
+		if ctx.Err() != nil {
+			res.Interrupted = true
+		}
+		return res, err
+	}
+
+	var extra []string
+	if !a.started {
+		a.started = true
+		if a.opts.Hooks != nil {
+			source := "startup"
+			if a.opts.Resumed {
+				source = "resume"
+			}
+			out, err := a.opts.Hooks.Fire(ctx, EventSessionStart, a.hookInput(map[string]any{"source": source}))
+			if err != nil {
+				return fail(err)
+			}
+			extra = append(extra, out.AdditionalContext)
+		}
+	}
+	if a.opts.Hooks != nil {
+		out, err := a.opts.Hooks.Fire(ctx, EventUserPromptSubmit, a.hookInput(map[string]any{"prompt": prompt}))
+		if err != nil {
+			return fail(err)
+		}
+		if out.Block {
+			res.Text = "The prompt was blocked by a UserPromptSubmit hook: " + out.Reason
+			return fail(errors.New(res.Text))
+		}
+		extra = append(extra, out.AdditionalContext)
+	}
+	if err := a.record(textMessage(provider.RoleUser, append(extra, prompt)...), false); err != nil {
+		return fail(err)
+	}
+
+	var loops loopDetector
+	continues, stopBlocks := 0, 0
+	for {
+		if res.Turns >= a.opts.MaxTurns {
+			res.Subtype = SubtypeMaxTurns
+			res.IsError = true
+			res.Text = fmt.Sprintf("Stopped after %d model calls, the turn budget (raise it with --max-turns or maxTurns in settings).", res.Turns)
+			a.emit(Event{Kind: KindNotice, Text: res.Text})
+			return res, nil
+		}
+		if err := a.maybeCompact(ctx); err != nil {
+			return fail(err)
+		}
+		p := a.Provider()
+		resp, err := p.Send(ctx, a.request(), func(e provider.Event) {
+			switch e.Type {
+			case "text_delta":
+				a.emit(Event{Kind: KindTextDelta, Text: e.Text})
+			case "tool_use_start":
+				a.emit(Event{Kind: KindToolStart, ToolName: e.Name})
+			}
+		})
+		res.Turns++
+		if resp != nil {
+			res.StopReason = resp.StopReason
+			res.Usage.Add(resp.Usage)
+			a.mu.Lock()
+			a.usage.Add(resp.Usage)
+			a.lastUsage = resp.Usage
+			a.mu.Unlock()
+			if a.opts.Session != nil && resp.Usage != (provider.Usage{}) {
+				if err := a.opts.Session.AppendUsage(p.Name(), resp.Usage); err != nil {
+					return fail(err)
+				}
+			}
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				if resp != nil {
+					if partial := textOnly(resp.Content); len(partial.Content) > 0 {
+						if rerr := a.record(partial, true); rerr != nil {
+							return fail(rerr)
+						}
+						res.Text = partial.Text()
+					}
+				}
+				return fail(ctx.Err())
+			}
+			return fail(fmt.Errorf("model %s: %w", p.Name(), err))
+		}
+		msg := provider.Message{Role: provider.RoleAssistant, Content: resp.Content}
+		calls := toolUses(msg)
+
+		switch {
+		case resp.StopReason == provider.StopMaxTokens:
+			// A call cut mid-input cannot run: keep the text, ask for the rest.
+			msg = textOnly(msg.Content)
+			if len(msg.Content) > 0 {
+				if err := a.record(msg, false); err != nil {
+					return fail(err)
+				}
+				a.emit(Event{Kind: KindAssistant, Message: &msg})
+			}
+			if continues >= MaxContinues {
+				res.Text = fmt.Sprintf("The model's reply hit the output token limit %d times in a row; stopping. Partial reply:\n%s", continues+1, msg.Text())
+				return fail(errors.New("output token limit"))
+			}
+			continues++
+			a.emit(Event{Kind: KindNotice, Text: "reply cut by the output token limit; asking the model to continue"})
+			if err := a.record(textMessage(provider.RoleUser, ContinueNudge), false); err != nil {
+				return fail(err)
+			}
+			continue
+
+		case resp.StopReason == provider.StopRefusal:
+			if err := a.record(nonEmpty(msg), false); err != nil {
+				return fail(err)
+			}
+			a.emit(Event{Kind: KindAssistant, Message: &msg})
+			res.IsError = true
+			res.Subtype = SubtypeDuringExecute
+			res.Text = strings.TrimSpace(msg.Text())
+			if res.Text == "" {
+				res.Text = "The model refused to continue with this request."
+			}
+			return res, nil
+
+		case len(calls) > 0 && (resp.StopReason == provider.StopToolUse || resp.StopReason == provider.StopEndTurn):
+			if err := a.record(msg, false); err != nil {
+				return fail(err)
+			}
+			a.emit(Event{Kind: KindAssistant, Message: &msg})
+			results, loopMsg, err := a.runTools(ctx, calls, &loops)
+			interrupted := ctx.Err() != nil
+			reply := provider.Message{Role: provider.RoleUser, Content: results}
+			if rerr := a.record(reply, interrupted); rerr != nil {
+				return fail(rerr)
+			}
+			a.emit(Event{Kind: KindToolResults, Message: &reply})
+			if interrupted {
+				return fail(ctx.Err())
+			}
+			if err != nil {
+				return fail(err)
+			}
+			if loopMsg != "" {
+				res.Text = loopMsg
+				res.IsError = true
+				res.Subtype = SubtypeDuringExecute
+				a.emit(Event{Kind: KindNotice, Text: loopMsg})
+				return res, nil
+			}
+			continue
+
+		case resp.StopReason == provider.StopEndTurn || resp.StopReason == provider.StopToolUse:
+			// (tool_use with no call in the reply is an end of turn.)
+			if err := a.record(nonEmpty(msg), false); err != nil {
+				return fail(err)
+			}
+			a.emit(Event{Kind: KindAssistant, Message: &msg})
+			if a.opts.Hooks != nil && stopBlocks < MaxStopBlocks {
+				out, err := a.opts.Hooks.Fire(ctx, EventStop, a.hookInput(map[string]any{"stop_hook_active": stopBlocks > 0}))
+				if err != nil {
+					return fail(err)
+				}
+				if out.Block {
+					stopBlocks++
+					a.emit(Event{Kind: KindNotice, Text: "a Stop hook sent the model back to work: " + out.Reason})
+					if err := a.record(textMessage(provider.RoleUser, "Stop hook feedback: "+out.Reason), false); err != nil {
+						return fail(err)
+					}
+					continue
+				}
+			}
+			res.Subtype = SubtypeSuccess
+			res.Text = msg.Text()
+			return res, nil
+
+		default:
+			if err := a.record(nonEmpty(msg), false); err != nil {
+				return fail(err)
+			}
+			a.emit(Event{Kind: KindAssistant, Message: &msg})
+			res.Text = strings.TrimSpace(msg.Text() + fmt.Sprintf("\n\n(The model stopped with reason %q, which ends the turn; expected end_turn, tool_use, max_tokens or refusal.)", resp.StopReason))
+			res.IsError = true
+			res.Subtype = SubtypeDuringExecute
+			return res, nil
+		}
+	}
+}
+
+func (a *Agent) maybeCompact(ctx context.Context) error {
+	if a.opts.Compactor == nil {
+		return nil
+	}
+	a.mu.Lock()
+	msgs, last := a.messages, a.lastUsage
+	a.mu.Unlock()
+	if !a.opts.Compactor.ShouldCompact(msgs, last) {
+		return nil
+	}
+	return a.Compact(ctx, "auto")
+}
+
+// request assembles the next model call.
+func (a *Agent) request() *provider.Request {
+	specs := a.opts.Tools.Specs()
+	tools := make([]provider.ToolSpec, len(specs))
+	for i, s := range specs {
+		tools[i] = provider.ToolSpec(s)
+	}
+	a.mu.Lock()
+	msgs := wellFormed(a.messages)
+	a.mu.Unlock()
+	return &provider.Request{
+		System:      a.system,
+		Messages:    msgs,
+		Tools:       tools,
+		MaxTokens:   a.opts.MaxTokens,
+		CacheSystem: true,
+	}
+}
+
+// wellFormed returns the conversation as the APIs accept it: no empty
+// messages, roles alternating (neighbours of one role merged), and every
+// tool_use answered by a tool_result in the next message (a call that never
+// ran, say after a crash, is answered as interrupted).
+func wellFormed(in []provider.Message) []provider.Message {
+	var out []provider.Message
+	for _, m := range in {
+		if len(m.Content) == 0 {
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1].Role == m.Role {
+			merged := append(append([]provider.Block(nil), out[n-1].Content...), m.Content...)
+			out[n-1] = provider.Message{Role: m.Role, Content: merged}
+			continue
+		}
+		out = append(out, provider.Message{Role: m.Role, Content: append([]provider.Block(nil), m.Content...)})
+	}
+	for i := 0; i < len(out); i++ {
+		if out[i].Role != provider.RoleAssistant {
+			continue
+		}
+		calls := toolUses(out[i])
+		if len(calls) == 0 {
+			continue
+		}
+		answered := map[string]bool{}
+		if i+1 < len(out) {
+			for _, b := range out[i+1].Content {
+				if b.Type == provider.BlockToolResult {
+					answered[b.ToolUseID] = true
+				}
+			}
+		}
+		var missing []provider.Block
+		for _, c := range calls {
+			if !answered[c.ID] {
+				missing = append(missing, provider.Block{Type: provider.BlockToolResult, ToolUseID: c.ID, Content: "Not run: the session was interrupted before this call completed.", IsError: true})
+			}
+		}
+		if len(missing) == 0 {
+			continue
+		}
+		if i+1 < len(out) && out[i+1].Role == provider.RoleUser {
+			// Results go first in the user message.
+			out[i+1].Content = append(missing, out[i+1].Content...)
+		} else {
+			rest := append([]provider.Message{{Role: provider.RoleUser, Content: missing}}, out[i+1:]...)
+			out = append(out[:i+1], rest...)
+		}
+	}
+	return out
+}
+
+func toolUses(m provider.Message) []provider.Block {
+	var out []provider.Block
+	for _, b := range m.Content {
+		if b.Type == provider.BlockToolUse {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// textOnly keeps the non-empty text blocks of an assistant reply.
+func textOnly(blocks []provider.Block) provider.Message {
+	m := provider.Message{Role: provider.RoleAssistant}
+	for _, b := range blocks {
+		if b.Type == provider.BlockText && b.Text != "" {
+			m.Content = append(m.Content, b)
+		}
+	}
+	return m
+}
+
+// nonEmpty gives an empty reply a visible body, so the transcript shows
+// that the model answered with nothing.
+func nonEmpty(m provider.Message) provider.Message {
+	if len(m.Content) == 0 {
+		m.Content = []provider.Block{{Type: provider.BlockText, Text: "(no content)"}}
+	}
+	return m
+}
+
+// loopDetector remembers the last LoopWindow calls.
+type loopDetector struct {
+	keys []string
+}
+
+// see records a call and returns how often it occurs in the window.
+func (l *loopDetector) see(name string, input json.RawMessage) int {
+	key := name + " " + canonical(input)
+	l.keys = append(l.keys, key)
+	if len(l.keys) > LoopWindow {
+		l.keys = l.keys[len(l.keys)-LoopWindow:]
+	}
+	n := 0
+	for _, k := range l.keys {
+		if k == key {
+			n++
+		}
+	}
+	return n
+}
+
+// canonical re-encodes JSON with sorted keys and no spacing.
+func canonical(input json.RawMessage) string {
+	var v any
+	if err := json.Unmarshal(input, &v); err != nil {
+		return string(input)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return string(input)
+	}
+	return string(b)
+}

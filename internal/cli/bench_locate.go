@@ -1,0 +1,152 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/grit-dev/grit/internal/app"
+	"github.com/grit-dev/grit/internal/index"
+	"github.com/grit-dev/grit/internal/search/bench"
+)
+
+type benchLocateFlags struct {
+	data       string
+	repos      string
+	work       string
+	out        string
+	limit      int
+	repoFilter string
+	asJSON     bool
+	verbose    bool
+}
+
+func newBenchLocateCmd(e *env) *cobra.Command {
+	var f benchLocateFlags
+	cmd := &cobra.Command{
+		Use:   "locate",
+		Short: "Measure the search on SWE-bench instances (file, module, function Acc@k)",
+		Long: `Locate runs grit's search on each instance of a SWE-bench localisation set
+(dev.jsonl): it checks out the repository at the instance's base commit from a
+local mirror, indexes it incrementally, searches with the problem statement
+alone, and scores the ranking against the gold patch's files, modules and
+functions with LocAgent's Acc@k (every gold location in the top k), plus MRR
+and the search's latency on a warm index. A plain BM25 file ranker runs on
+the same trees as the peer baseline.
+
+Scores are printed for the Lite-274 subset (comparable with published
+numbers), for all records, and for the Verified-only records (a held-out
+view), each overall and per repository.
+
+Mirrors are bare git repositories under --repos, as DIR/owner+name/repo (what
+fetch produces) or DIR/owner/name(.git). Trees are extracted once per
+repository under --work (default $XDG_CACHE_HOME/grit/bench) and moved from
+commit to commit by their difference.`,
+		Example: `  grit bench locate --data ../shared/bench/dev.jsonl --repos /path/to/mirrors
+  grit bench locate --data dev.jsonl --repos mirrors --repo-filter sympy --limit 20 --out runs.jsonl
+  grit bench locate --data dev.jsonl --repos mirrors --json | jq '.sets[0].grit.file'`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runBenchLocate(e, f)
+		},
+	}
+	cmd.Flags().StringVar(&f.data, "data", "", "the instances, dev.jsonl (required)")
+	cmd.Flags().StringVar(&f.repos, "repos", "", "directory holding the repositories' git mirrors (required)")
+	cmd.Flags().StringVar(&f.work, "work", "", "cache of extracted trees (default $XDG_CACHE_HOME/grit/bench)")
+	cmd.Flags().StringVar(&f.out, "out", "", "write per-instance results to this JSONL file")
+	cmd.Flags().IntVar(&f.limit, "limit", 0, "run only the first N instances (after --repo-filter)")
+	cmd.Flags().StringVar(&f.repoFilter, "repo-filter", "", "run only repositories whose owner/name contains this")
+	cmd.Flags().BoolVar(&f.asJSON, "json", false, "print the report as JSON")
+	cmd.Flags().BoolVarP(&f.verbose, "verbose", "v", false, "print one progress line per instance")
+	return cmd
+}
+
+func runBenchLocate(e *env, f benchLocateFlags) error {
+	if f.data == "" || f.repos == "" {
+		return usageErrorf("bench locate needs --data FILE and --repos DIR")
+	}
+	if f.limit < 0 {
+		return usageErrorf("--limit must be 0 (all) or positive, got %d", f.limit)
+	}
+	work := f.work
+	if work == "" {
+		dir, err := os.UserCacheDir()
+		if err != nil {
+			return fmt.Errorf("no cache directory (set --work): %w", err)
+		}
+		work = filepath.Join(dir, "grit", "bench")
+	}
+	work, err := filepath.Abs(work)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		return fmt.Errorf("create work directory: %w", err)
+	}
+	o := bench.Options{
+		Data: f.data, Repos: f.repos, Work: work, Limit: f.limit, RepoFilter: f.repoFilter,
+		Open: func(ctx context.Context, root string) (*index.Index, error) {
+			return app.OpenIndex(ctx, root, index.Options{})
+		},
+	}
+	if f.out != "" {
+		fh, err := os.Create(f.out)
+		if err != nil {
+			return fmt.Errorf("--out: %w", err)
+		}
+		defer fh.Close()
+		o.Out = fh
+	}
+	if f.verbose || isTTY(e.Err) {
+		o.Progress = func(msg string) { fmt.Fprintln(e.Err, msg) }
+	}
+	rep, err := bench.Run(e.ctx, o)
+	if err != nil {
+		return err
+	}
+	if f.asJSON {
+		enc := json.NewEncoder(e.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	printBenchLocate(e.Out, rep)
+	return nil
+}
+
+func printBenchLocate(w io.Writer, rep *bench.Report) {
+	fmt.Fprintf(w, "%d instances in %.0fs\n", rep.Instances, rep.Took.Seconds())
+	for _, s := range rep.Sets {
+		fmt.Fprintf(w, "\n== %s (%d instances) ==\n", s.Name, s.Grit.Instances)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "system\trepo\tn\tfile@1\tfile@3\tfile@5\tfile MRR\tmod@5\tmod@10\tfunc@5\tfunc@10\tfunc MRR\tp50 ms\tp95 ms\t")
+		row := func(sys, repo string, t bench.Table, l bench.Latency, fileOnly bool) {
+			if fileOnly {
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%.2f\t%.2f\t%.3f\t–\t–\t–\t–\t–\t–\t–\t\n", sys, repo, t.Instances,
+					t.File.At[1], t.File.At[3], t.File.At[5], t.File.MRR)
+				return
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%.2f\t%.2f\t%.3f\t%.2f\t%.2f\t%.2f\t%.2f\t%.3f\t%.1f\t%.1f\t\n", sys, repo, t.Instances,
+				t.File.At[1], t.File.At[3], t.File.At[5], t.File.MRR, t.Module.At[5], t.Module.At[10],
+				t.Function.At[5], t.Function.At[10], t.Function.MRR, l.P50, l.P95)
+		}
+		row("grit", "all", s.Grit, s.Latency, false)
+		row("bm25", "all", s.BM25, bench.Latency{}, true)
+		for _, r := range s.Repos {
+			row("grit", r.Repo, r.Grit, r.Latency, false)
+			row("bm25", r.Repo, r.BM25, bench.Latency{}, true)
+		}
+		tw.Flush()
+	}
+	if len(rep.Failed) > 0 {
+		fmt.Fprintf(w, "\n%d instances failed:\n", len(rep.Failed))
+		for _, f := range rep.Failed {
+			fmt.Fprintf(w, "  %s\n", f)
+		}
+	}
+}

@@ -1,0 +1,157 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/grit-dev/grit/internal/app"
+	"github.com/grit-dev/grit/internal/index"
+)
+
+// doctorResult is one check's outcome.
+type doctorResult struct {
+	Name   string `json:"name"`
+	OK     bool   `json:"ok"`
+	Detail string `json:"detail"`        // version, path or state
+	Fix    string `json:"fix,omitempty"` // what to do when not OK
+	Needed bool   `json:"needed"`        // grit cannot do its main job without it
+}
+
+// doctorCheck checks one thing in the repository at root.
+type doctorCheck func(ctx context.Context, root string) doctorResult
+
+// doctorChecks is the list `grit doctor` runs, in order.
+func doctorChecks() []doctorCheck {
+	return []doctorCheck{
+		binaryCheck("git", true, "git", "--version", "apt-get install -y git"),
+		binaryCheck("rg", true, "rg", "--version", "apt-get install -y ripgrep"),
+		binaryCheck("ctags", false, "ctags", "--version", "apt-get install -y universal-ctags (only for grit bench index)"),
+		binaryCheck("bwrap", false, "bwrap", "--version", "apt-get install -y bubblewrap (sandboxed commands)"),
+		binaryCheck("chromium", false, "chromium", "--version", "apt-get install -y chromium (explorer browser tests)"),
+		indexCheck,
+		// Checks register here, one line each.
+	}
+}
+
+// binaryCheck finds a program on PATH and asks its version.
+func binaryCheck(name string, needed bool, bin, flag, fix string) doctorCheck {
+	return func(ctx context.Context, root string) doctorResult {
+		r := doctorResult{Name: name, Needed: needed}
+		p, err := exec.LookPath(bin)
+		if err != nil {
+			r.Detail, r.Fix = "not found on PATH", fix
+			return r
+		}
+		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		out, err := exec.CommandContext(ctx, p, flag).Output()
+		if err != nil {
+			r.Detail, r.Fix = fmt.Sprintf("%s does not run: %v", p, err), fix
+			return r
+		}
+		line, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+		r.OK, r.Detail = true, line+" ("+p+")"
+		return r
+	}
+}
+
+// indexCheck opens the index read-only-ish (no update) and reports its state.
+func indexCheck(ctx context.Context, root string) doctorResult {
+	r := doctorResult{Name: "index", Needed: true}
+	if _, err := os.Stat(index.DBPath(root)); err != nil {
+		r.Detail, r.Fix = "no index in "+root, "grit index "+root
+		return r
+	}
+	var warned []string
+	ix, err := app.OpenIndex(ctx, root, index.Options{Warn: func(m string) { warned = append(warned, m) }})
+	if err != nil {
+		r.Detail, r.Fix = err.Error(), "rm -rf "+root+"/.grit && grit index "+root
+		return r
+	}
+	defer ix.Close()
+	if len(warned) > 0 {
+		r.Detail, r.Fix = strings.Join(warned, "; "), "grit index "+root
+		return r
+	}
+	if err := ix.DB().IntegrityCheck(ctx); err != nil {
+		r.Detail, r.Fix = err.Error(), "rm -rf "+root+"/.grit && grit index "+root
+		return r
+	}
+	files, err := ix.Files(ctx)
+	if err != nil {
+		r.Detail, r.Fix = err.Error(), "grit index "+root
+		return r
+	}
+	if len(files) == 0 {
+		r.Detail, r.Fix = "the index is empty", "grit index "+root
+		return r
+	}
+	var newest time.Time
+	for _, f := range files {
+		if f.MTime.After(newest) {
+			newest = f.MTime
+		}
+	}
+	r.OK = true
+	r.Detail = fmt.Sprintf("%d files, integrity ok, newest file indexed %s", len(files), newest.Format(time.DateTime))
+	return r
+}
+
+func newDoctorCmd(e *env) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "doctor [PATH]",
+		Short: "Check what Grit needs: git, rg, ctags, bwrap, chromium and the index",
+		Long: `Doctor checks the programs Grit uses and the state of the index of the
+repository at PATH (default: the current directory), and prints a fix for each
+thing that is missing or broken. It exits non-zero when something Grit needs for
+its main job (git, rg, a healthy index) is not there.`,
+		Example: `  grit doctor
+  grit doctor --json | jq '.[] | select(.ok | not)'`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			root := "."
+			if len(args) == 1 {
+				root = args[0]
+			}
+			if err := checkDir(root); err != nil {
+				return err
+			}
+			var results []doctorResult
+			failed := false
+			for _, c := range doctorChecks() {
+				r := c(e.ctx, root)
+				results = append(results, r)
+				failed = failed || (!r.OK && r.Needed)
+			}
+			if asJSON {
+				if err := writeJSON(e.Out, results); err != nil {
+					return err
+				}
+			} else {
+				for _, r := range results {
+					mark := "ok  "
+					if !r.OK {
+						mark = map[bool]string{true: "FAIL", false: "warn"}[r.Needed]
+					}
+					fmt.Fprintf(e.Out, "%s  %-9s %s\n", mark, r.Name, r.Detail)
+					if !r.OK && r.Fix != "" {
+						fmt.Fprintf(e.Out, "      %-9s fix: %s\n", "", r.Fix)
+					}
+				}
+			}
+			if failed {
+				return quietError{ExitError}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	return cmd
+}

@@ -1,0 +1,30 @@
+; TypeScript and TSX: javascript.scm plus types. Captures as in python.scm; @comment as in go.scm.
+
+(function_declaration name: (identifier) @name body: (statement_block) @body) @def.function
+(generator_function_declaration name: (identifier) @name body: (statement_block) @body) @def.function
+(class_declaration name: (type_identifier) @name body: (class_body) @body) @def.class
+(method_definition name: (_) @name body: (statement_block) @body) @def.method
+(variable_declarator name: (identifier) @name value: [
+  (arrow_function body: (_) @body)
+  (function_expression body: (_) @body)]) @def.function
+
+(comment) @comment
+
+(call_expression function: (identifier) @call)
+(call_expression function: (member_expression property: (property_identifier) @call))
+(new_expression constructor: (identifier) @call)
+
+[(identifier) (property_identifier) (type_identifier)] @ref
+
+(import_statement (import_clause (identifier) @import.alias) source: (string (string_fragment) @import.module)) @import
+(import_statement (import_clause (namespace_import (identifier) @import.alias)) source: (string (string_fragment) @import.module)) @import
+(import_statement (import_clause (named_imports (import_specifier name: (_) @import.name !alias))) source: (string (string_fragment) @import.module)) @import
+(import_statement (import_clause (named_imports (import_specifier name: (_) @import.name alias: (_) @import.alias))) source: (string (string_fragment) @import.module)) @import
+
+(abstract_class_declaration name: (type_identifier) @name body: (class_body) @body) @def.class
+(interface_declaration name: (type_identifier) @name body: (_) @body) @def.class
+(type_alias_declaration name: (type_identifier) @name) @def.class
+(enum_declaration name: (identifier) @name body: (_) @body) @def.class
+(method_signature name: (_) @name) @def.method
+(abstract_method_signature name: (_) @name) @def.method
+(function_signature name: (identifier) @name) @def.function

@@ -1,0 +1,282 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/grit-dev/grit/internal/index"
+	"github.com/grit-dev/grit/internal/search"
+)
+
+// Ranking constants of repo_map.
+const (
+	// Damping is the chance a reader follows a reference rather than jumping
+	// back to the task's files: the classic 0.85, which keeps rank local
+	// enough that the seeds and their neighbours lead.
+	Damping = 0.85
+	// pageRankIterations bounds the power iteration; it stops earlier once
+	// the total change falls under pageRankTolerance.
+	pageRankIterations = 100
+	pageRankTolerance  = 1e-12
+	// mapSeedHits is how many search hits seed the personalisation: enough to
+	// cover the files a task touches, few enough that noise does not.
+	mapSeedHits = 20
+	// mapDefsPerFile is how many definitions a file shows: its most
+	// referenced ones, so the map stays a map and not a listing.
+	mapDefsPerFile = 6
+)
+
+// graphEdge is a weighted directed edge between node indices.
+type graphEdge struct {
+	from, to int
+	w        float64
+}
+
+// pageRank returns the personalised PageRank of a weighted directed graph of
+// n nodes: with probability Damping a walker follows an out-edge in
+// proportion to its weight, otherwise (and always from a node with no
+// out-edges) it jumps to a node drawn from personal. personal need not be
+// normalised; if it sums to zero the jump is uniform (plain PageRank). The
+// result sums to 1. The computation is deterministic: edges are summed in the
+// order given and the iteration count is bounded.
+func pageRank(n int, edges []graphEdge, personal []float64) []float64 {
+	if n == 0 {
+		return nil
+	}
+	p := make([]float64, n)
+	sum := 0.0
+	for i := range n {
+		if i < len(personal) && personal[i] > 0 {
+			p[i] = personal[i]
+			sum += personal[i]
+		}
+	}
+	if sum == 0 {
+		for i := range p {
+			p[i] = 1
+		}
+		sum = float64(n)
+	}
+	for i := range p {
+		p[i] /= sum
+	}
+	out := make([]float64, n)
+	for _, e := range edges {
+		if e.w > 0 && e.from != e.to {
+			out[e.from] += e.w
+		}
+	}
+	r := append([]float64(nil), p...)
+	next := make([]float64, n)
+	for range pageRankIterations {
+		dangling := 0.0
+		for i, o := range out {
+			if o == 0 {
+				dangling += r[i]
+			}
+		}
+		for i := range next {
+			next[i] = (1-Damping)*p[i] + Damping*dangling*p[i]
+		}
+		for _, e := range edges {
+			if e.w > 0 && e.from != e.to {
+				next[e.to] += Damping * r[e.from] * e.w / out[e.from]
+			}
+		}
+		delta := 0.0
+		for i := range r {
+			delta += math.Abs(next[i] - r[i])
+		}
+		r, next = next, r
+		if delta < pageRankTolerance {
+			break
+		}
+	}
+	return r
+}
+
+func (s *Server) repoMap(ctx context.Context, in repoMapIn) (string, error) {
+	ix, release, err := s.read(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer release()
+	files, err := ix.Files(ctx)
+	if err != nil {
+		return "", err
+	}
+	a := newAnswer(in.Budget)
+	if len(files) == 0 {
+		a.must(fmt.Sprintf("repo map of %s: no source file is indexed (no supported language, or everything is ignored).\n", s.root))
+		return a.text(), nil
+	}
+	node := make(map[string]int, len(files))
+	for i, f := range files {
+		node[f.Path] = i
+	}
+	all, err := ix.AllEdges(ctx)
+	if err != nil {
+		return "", err
+	}
+	// AllEdges comes heaviest first with ties on paths; sum in node order so
+	// the floating-point result does not depend on the store's order.
+	sort.SliceStable(all, func(i, j int) bool {
+		if all[i].From != all[j].From {
+			return all[i].From < all[j].From
+		}
+		return all[i].To < all[j].To
+	})
+	edges := make([]graphEdge, 0, len(all))
+	incoming := map[string][]index.FileEdge{}
+	for _, e := range all {
+		f, ok1 := node[e.From]
+		t, ok2 := node[e.To]
+		if ok1 && ok2 {
+			edges = append(edges, graphEdge{f, t, e.Weight})
+			incoming[e.To] = append(incoming[e.To], e)
+		}
+	}
+
+	personal := make([]float64, len(files))
+	hitScore := map[int64]float64{}
+	seeded := false
+	task := strings.TrimSpace(in.Task)
+	if task != "" {
+		res, err := search.Run(ctx, ix, search.Query{Text: task, K: mapSeedHits})
+		if err != nil {
+			return "", fmt.Errorf("search: %w", err)
+		}
+		for _, h := range res.Hits {
+			if i, ok := node[h.Def.Path]; ok && h.Score > 0 {
+				personal[i] += h.Score
+				hitScore[h.Def.ID] = h.Score
+				seeded = true
+			}
+		}
+		for _, f := range res.Files {
+			if i, ok := node[f.Path]; ok && f.Score > 0 {
+				personal[i] += f.Score
+				seeded = true
+			}
+		}
+	}
+	rank := pageRank(len(files), edges, personal)
+	order := make([]int, len(files))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(x, y int) bool {
+		if rank[order[x]] != rank[order[y]] {
+			return rank[order[x]] > rank[order[y]]
+		}
+		return files[order[x]].Path < files[order[y]].Path
+	})
+
+	how := "ranked by PageRank over the file reference graph (no task given: the most referenced code first)"
+	switch {
+	case task != "" && seeded:
+		how = "ranked by PageRank over the file reference graph, personalised to the files the task's search hits are in"
+	case task != "":
+		how = "the task matched no code, so ranked by plain PageRank over the file reference graph"
+	}
+	a.must(fmt.Sprintf("repo map of %s: %s, %s; each file's most referenced definitions (⋮ marks omitted ones)\n",
+		s.root, plural(len(files), "file", "files"), how))
+	for k, i := range order {
+		f := files[i]
+		block, err := s.mapFile(ctx, ix, f.Path, rank[i], incoming[f.Path], rank, node, hitScore)
+		if err != nil {
+			return "", err
+		}
+		if !a.add(block) {
+			a.cutf("%s (ranks %d-%d)", plural(len(order)-k, "more file", "more files"), k+1, len(order))
+			break
+		}
+	}
+	return a.text(), nil
+}
+
+// mapFile renders one file of the map: its path and rank, then its key
+// definitions' signatures in source order, indented by nesting.
+func (s *Server) mapFile(ctx context.Context, ix *index.Index, path string, r float64, in []index.FileEdge, rank []float64, node map[string]int, hitScore map[int64]float64) (string, error) {
+	defs, err := ix.Symbols(ctx, path)
+	if err != nil {
+		return "", err
+	}
+	// How much the rest of the repository uses each name defined here,
+	// weighted by the rank of the files that use it.
+	refs := map[string]float64{}
+	for _, e := range in {
+		for _, n := range e.Names {
+			refs[n] += rank[node[e.From]] * e.Weight / float64(len(e.Names))
+		}
+	}
+	type scored struct {
+		i     int
+		hit   float64
+		ref   float64
+		depth int
+	}
+	cand := make([]scored, len(defs))
+	for i, d := range defs {
+		cand[i] = scored{i, hitScore[d.ID], refs[d.Name], strings.Count(d.QName, ".")}
+	}
+	sort.SliceStable(cand, func(x, y int) bool {
+		a, b := cand[x], cand[y]
+		switch {
+		case a.hit != b.hit:
+			return a.hit > b.hit
+		case a.ref != b.ref:
+			return a.ref > b.ref
+		case a.depth != b.depth:
+			return a.depth < b.depth
+		}
+		return a.i < b.i
+	})
+	keep := map[int]bool{}
+	byQName := map[string]int{}
+	for i, d := range defs {
+		if _, ok := byQName[d.QName]; !ok {
+			byQName[d.QName] = i
+		}
+	}
+	for _, c := range cand {
+		if len(keep) >= mapDefsPerFile {
+			break
+		}
+		keep[c.i] = true
+		// A method is shown under its class, for context.
+		if p := defs[c.i].Parent; p != "" {
+			if j, ok := byQName[p]; ok {
+				keep[j] = true
+			}
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n%s (rank %.4f)\n", path, r)
+	skipped := false
+	for i, d := range defs {
+		if !keep[i] {
+			skipped = true
+			continue
+		}
+		if skipped {
+			b.WriteString("  ⋮\n")
+			skipped = false
+		}
+		sig := oneLine(d.Signature)
+		if sig == "" {
+			sig = d.Kind + " " + d.Name
+		}
+		fmt.Fprintf(&b, "  %s%s\n", strings.Repeat("  ", strings.Count(d.QName, ".")), sig)
+	}
+	if skipped {
+		b.WriteString("  ⋮\n")
+	}
+	if len(defs) > len(keep) {
+		fmt.Fprintf(&b, "  (%d of %d definitions shown: symbols %s lists all)\n", len(keep), len(defs), path)
+	}
+	return b.String(), nil
+}

@@ -1,0 +1,112 @@
+package bench
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t",
+		"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func write(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for p, s := range files {
+		full := filepath.Join(dir, p)
+		if s == "" {
+			os.Remove(full)
+			continue
+		}
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// snapshot lists dir's regular files and their contents, ignoring empty directories.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Type().IsRegular() {
+			b, _ := os.ReadFile(p)
+			rel, _ := filepath.Rel(dir, p)
+			out[filepath.ToSlash(rel)] = string(b)
+		}
+		return nil
+	})
+	return out
+}
+
+func TestTreeSync(t *testing.T) {
+	src := t.TempDir()
+	git(t, src, "init", "-q", "-b", "main")
+	steps := []map[string]string{
+		{"a.py": "a1\n", "pkg/b.py": "b1\n", "pkg/c.py": "c1\n"},
+		{"a.py": "a2\n", "pkg/c.py": "", "pkg/d/e.py": "e1\n"}, // modify, delete, add
+		{"pkg/b.py": "", "pkg/c.py": "c3\n", "f.py": "f\n"},    // delete, re-add
+	}
+	var commits []string
+	for _, s := range steps {
+		write(t, src, s)
+		git(t, src, "add", "-A")
+		git(t, src, "commit", "-q", "-m", "step")
+		commits = append(commits, git(t, src, "rev-parse", "HEAD"))
+	}
+	mirror := filepath.Join(t.TempDir(), "owner+name", "repo")
+	git(t, src, "clone", "-q", "--bare", src, mirror)
+	found, err := FindMirror(filepath.Dir(filepath.Dir(mirror)), "owner/name")
+	if err != nil || found != mirror {
+		t.Fatalf("FindMirror = %q, %v, want %q", found, err, mirror)
+	}
+	if _, err := FindMirror(t.TempDir(), "owner/name"); err == nil || !strings.Contains(err.Error(), "no mirror of owner/name") {
+		t.Errorf("FindMirror(empty dir) error = %v, want one naming owner/name", err)
+	}
+	tree := NewTree(mirror, filepath.Join(t.TempDir(), "tree"))
+	ctx := context.Background()
+	// Forwards, backwards and skipping: each state must equal a fresh checkout.
+	for _, i := range []int{0, 1, 2, 0, 2, 1} {
+		if err := tree.Sync(ctx, commits[i]); err != nil {
+			t.Fatalf("Sync(step %d): %v", i, err)
+		}
+		fresh := NewTree(mirror, filepath.Join(t.TempDir(), "fresh"))
+		if err := fresh.Sync(ctx, commits[i]); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(snapshot(t, fresh.Dir), snapshot(t, tree.Dir)); diff != "" {
+			t.Errorf("after Sync(step %d) the tree differs from a fresh checkout (-want +got):\n%s", i, diff)
+		}
+		if tree.Commit() != commits[i] {
+			t.Errorf("Commit() = %q, want %q", tree.Commit(), commits[i])
+		}
+	}
+	got := snapshot(t, tree.Dir)
+	var names []string
+	for p := range got {
+		names = append(names, p)
+	}
+	sort.Strings(names)
+	if diff := cmp.Diff([]string{"a.py", "pkg/b.py", "pkg/d/e.py"}, names); diff != "" {
+		t.Errorf("files at step 1 (-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,85 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var testSchema = Schema{AppID: 0x54455354, Migrations: []string{
+	"CREATE TABLE a(x INTEGER)",
+	"CREATE TABLE b(y TEXT)",
+}}
+
+func TestOpenMigrates(t *testing.T) {
+	ctx := context.Background()
+	p := filepath.Join(t.TempDir(), "sub", "t.db")
+	db, err := Open(ctx, p, Schema{AppID: testSchema.AppID, Migrations: testSchema.Migrations[:1]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	db, err = Open(ctx, p, testSchema)
+	if err != nil {
+		t.Fatalf("Open with a new migration = %v", err)
+	}
+	defer db.Close()
+	var v int
+	db.QueryRow("PRAGMA user_version").Scan(&v)
+	if v != 2 {
+		t.Errorf("user_version = %d, want 2", v)
+	}
+	var mode string
+	db.QueryRow("PRAGMA journal_mode").Scan(&mode)
+	if mode != "wal" {
+		t.Errorf("journal_mode = %q, want wal", mode)
+	}
+	if err := db.IntegrityCheck(ctx); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestOpenBadFiles(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name  string
+		setup func(p string)
+		want  error
+	}{
+		{"not a database", func(p string) { os.WriteFile(p, []byte(strings.Repeat("garbage!", 1000)), 0o644) }, ErrCorrupt},
+		{"newer", func(p string) {
+			db, _ := Open(ctx, p, testSchema)
+			db.Exec("PRAGMA user_version = 7")
+			db.Close()
+		}, ErrNewerSchema},
+		{"foreign", func(p string) {
+			db, _ := Open(ctx, p, Schema{AppID: 1, Migrations: []string{"CREATE TABLE z(q)"}})
+			db.Close()
+		}, ErrForeign},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "t.db")
+			tt.setup(p)
+			_, err := Open(ctx, p, testSchema)
+			if !errors.Is(err, tt.want) || !IsCorrupt(err) {
+				t.Fatalf("Open(%s) = %v, want %v", tt.name, err, tt.want)
+			}
+			dst, err := MoveAside(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(dst); err != nil {
+				t.Errorf("moved file %s: %v", dst, err)
+			}
+			db, err := Open(ctx, p, testSchema)
+			if err != nil {
+				t.Fatalf("Open after MoveAside = %v", err)
+			}
+			db.Close()
+		})
+	}
+}
