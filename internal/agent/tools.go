@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/grit-dev/grit/internal/provider"
-	"github.com/grit-dev/grit/internal/tool"
 )
 
 // runTools answers every call of one reply, in order. It returns the
@@ -162,5 +161,3 @@ func orDefault(s, def string) string {
 	}
 	return s
 }
-
-var _ = tool.KindOf // the tool package provides the registry and tools

@@ -270,3 +270,30 @@ func TestFixSecondAttemptElsewhere(t *testing.T) {
 		t.Errorf("cart.py should keep both edits:\n%s", after)
 	}
 }
+
+// TestEditCorpusWithParser runs the edit-robustness corpus through the
+// monitor with the tree-sitter parse check wired in, as grit fix runs it.
+func TestEditCorpusWithParser(t *testing.T) {
+	cases, err := edit.Corpus()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := edit.Bench(context.Background(), cases, EditParse)
+	for _, r := range res.Rows {
+		if !r.Right {
+			t.Errorf("%s (%s): Check = %s (%s), want %s", r.Case, r.Kind, r.Got, r.Reason, r.Expect)
+		}
+	}
+	t.Logf("verdicts right: %d/%d; exact SEARCH/REPLACE failed to place %d (%d of %d good replies)", res.Right, res.Cases, res.ExactFailed, res.ExactFailedGood, res.Good)
+}
+
+func TestEditParse(t *testing.T) {
+	out, err := EditParse(context.Background(), "a.py", []byte("def f(:\n    return 1\n"))
+	if err != nil || out.Errors == 0 {
+		t.Errorf("EditParse(broken python) = %+v, %v; want errors", out, err)
+	}
+	out, err = EditParse(context.Background(), "a.go", []byte("func (s *S) M() {}\n"))
+	if err != nil || len(out.Defs) != 1 || out.Defs[0].Name != "M" {
+		t.Errorf("EditParse(go method) = %+v, %v; want one top-level def M", out, err)
+	}
+}

@@ -31,6 +31,7 @@ tree, and the same as JSON with --json.`,
 	for _, sub := range []func(*env) *cobra.Command{
 		newBenchIndexCmd,
 		newBenchEditsCmd,
+		newBenchLocateCmd,
 		// Bench subcommands register here, one line each.
 	} {
 		cmd.AddCommand(sub(e))

@@ -23,8 +23,12 @@ const (
 	// "run") says little about which one is meant.
 	weightCommon = 0.1
 	commonFiles  = 5
+	// maxEdgeFiles: a name defined in more files than this ("__init__",
+	// "name") tells nothing about which file is meant and makes no edge; the
+	// graph would otherwise be dominated by them.
+	maxEdgeFiles = 25
 	// edgeNames is how many names an edge keeps to explain itself.
-	edgeNames = 5
+	edgeNames = 3
 )
 
 // NameWeight is the weight of one reference to name, defined in nfiles
@@ -267,10 +271,11 @@ func (w *writer) fileEdges(ctx context.Context, file int64, defs *defIndex, edge
 		if err != nil {
 			return err
 		}
-		if len(ds) == 0 {
+		nf := nfiles(ds)
+		if nf == 0 || nf > maxEdgeFiles {
 			continue
 		}
-		wt := EdgeWeight(r.name, nfiles(ds), r.count)
+		wt := EdgeWeight(r.name, nf, r.count)
 		for i, d := range ds {
 			if d.file == file || (i > 0 && ds[i-1].file == d.file) {
 				continue

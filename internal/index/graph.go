@@ -63,7 +63,8 @@ func (ix *Index) Callees(ctx context.Context, id int64) ([]DefEdge, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := ix.db.QueryContext(ctx, `SELECT callee_id, sum(n) FROM calls WHERE caller_id = ? AND callee_id != 0 GROUP BY callee_id`, id)
+	rows, err := ix.db.QueryContext(ctx, `SELECT callee_id, sum(n) FROM calls
+		WHERE file_id = (SELECT file_id FROM defs WHERE id = ?1) AND caller_id = ?1 AND callee_id != 0 GROUP BY callee_id`, id)
 	if err != nil {
 		return nil, fmt.Errorf("callees: %w", err)
 	}

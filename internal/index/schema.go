@@ -75,9 +75,8 @@ CREATE TABLE file_edges(
 var secondaryIndexes = []struct{ name, def string }{
 	{"defs_file", "defs(file_id, start)"},
 	{"defs_name", "defs(name_id)"},
-	{"calls_file", "calls(file_id)"},
+	{"calls_file", "calls(file_id, caller_id)"},
 	{"calls_callee", "calls(callee_id)"},
-	{"calls_caller", "calls(caller_id)"},
 	{"imports_file", "imports(file_id)"},
 	{"refs_name", "refs(name_id)"},
 	{"file_edges_to", "file_edges(to_id)"},

@@ -13,22 +13,6 @@ import (
 	"github.com/grit-dev/grit/internal/span"
 )
 
-// outline lets the quality monitor see a spliced file's syntax errors and
-// top-level definitions through the tree-sitter parser.
-func outline(ctx context.Context, path string, src []byte) (edit.Outline, error) {
-	p, err := app.NewParser().Parse(ctx, path, src)
-	if err != nil {
-		return edit.Outline{}, err
-	}
-	o := edit.Outline{Errors: p.Errors}
-	for _, d := range p.Defs {
-		if d.Parent == "" {
-			o.Defs = append(o.Defs, edit.OutlineDef{Name: d.Name, Kind: d.Kind, Start: d.Start, End: d.End})
-		}
-	}
-	return o, nil
-}
-
 // editFunction replaces one whole definition the way grit fix does: the
 // quality monitor decides (and repairs indentation, line endings, fences),
 // the file must still be the bytes the index saw, a snapshot is taken, the
@@ -83,7 +67,7 @@ func (s *Server) editFunction(ctx context.Context, in editIn) (string, error) {
 	}
 	orig := edit.Original{Path: d.Path, Lang: d.Lang, Name: d.Name, File: data, Range: r}
 	v := edit.Check(ctx, orig, in.NewSource, edit.CheckOptions{
-		Parse:                outline,
+		Parse:                app.EditParse,
 		AllowSignatureChange: in.AllowSignatureChange,
 		AllowShorter:         in.AllowShorter,
 	})

@@ -105,7 +105,7 @@ func (c *Corpus) analyse(q Query) queryInfo {
 		tb = tb[len(tb)-maxQueryBytes:] // the innermost frames are at the end
 		qi.note = append(qi.note, "traceback cut to its last 100 KiB")
 	}
-	qi.ex = ExtractIdents(text + "\n" + tb)
+	qi.ex = ExtractIdents(StripFrameLines(text + "\n" + tb))
 	qi.termSet = map[string]bool{}
 	qi.stemSet = map[string]bool{}
 	for _, t := range qi.ex.Tokens {

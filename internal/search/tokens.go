@@ -235,7 +235,7 @@ func ExtractIdents(text string) Extracted {
 	}
 	// Interactive sessions and traceback lines outside fences are code too.
 	for _, line := range strings.Split(text, "\n") {
-		if promptRE.MatchString(line) || strings.HasPrefix(strings.TrimSpace(line), "File \"") {
+		if promptRE.MatchString(line) {
 			code = append(code, line)
 		}
 	}

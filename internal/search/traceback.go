@@ -147,3 +147,19 @@ func ResolveFrames(frames []Frame, files map[string]bool) []Frame {
 	}
 	return out
 }
+
+// StripFrameLines removes the frame lines of stack traces from text (the
+// "File ..., line N, in f" and "path:line" lines): they are evidence for the
+// traceback signal, and their function names must not count again as names
+// written in the task. The source lines quoted under them stay.
+func StripFrameLines(text string) string {
+	lines := strings.Split(text, "\n")
+	out := lines[:0]
+	for _, l := range lines {
+		if pyFrameRE.MatchString(l) || pytestFrameRE.MatchString(l) || goPanicFileRE.MatchString(l) || jsFrameRE.MatchString(l) {
+			continue
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}

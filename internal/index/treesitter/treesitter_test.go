@@ -107,6 +107,20 @@ func FuzzParse(f *testing.F) {
 	} {
 		f.Add("a.go", s)
 	}
+	for _, s := range []string{
+		"function f(a) { return g(a); }\nclass C { m() {} }\n",
+		"import { a as b } from './x';\nconst h = () => 1;\n",
+		"class {",
+	} {
+		f.Add("a.js", s)
+	}
+	for _, s := range []string{
+		"interface I { m(): void }\ntype T = string;\nenum E { A }\n",
+		"function f<T>(x: T): T { return x; }\n",
+	} {
+		f.Add("a.ts", s)
+	}
+	f.Add("a.tsx", "const A = () => <div>{x}</div>;\n")
 	p := New()
 	f.Fuzz(func(t *testing.T, name, src string) {
 		out, err := p.Parse(context.Background(), name, []byte(src))
@@ -122,4 +136,44 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestParseJSTS(t *testing.T) {
+	tests := []struct {
+		file, src string
+		defs      string // "kind qname" joined by "; "
+		imports   string // "module|names|alias" joined by " "
+	}{
+		{"a.js", "import React from 'react';\nimport { a, b as c } from './util';\n// Adds.\nexport function add(x, y) { return helper(x) + y; }\nclass Box { get(k) { return this.m.get(k); } }\nconst arrow = (q) => q * 2;\n",
+			"function add; class Box; method Box.get; function arrow",
+			"react||React ./util|a| ./util|b|c"},
+		{"b.ts", "import * as path from 'path';\ninterface Shape { area(): number }\ntype ID = string;\nenum Color { Red }\nexport class Circle implements Shape { area(): number { return 1; } }\nfunction f(x: number): ID { return String(x); }\n",
+			"class Shape; method Shape.area; class ID; class Color; class Circle; method Circle.area; function f",
+			"path||path"},
+		{"c.tsx", "export const App = () => <div>{go()}</div>;\n",
+			"function App", ""},
+	}
+	p := New()
+	for _, tt := range tests {
+		out, err := p.Parse(context.Background(), tt.file, []byte(tt.src))
+		if err != nil {
+			t.Fatalf("Parse(%s) = %v", tt.file, err)
+		}
+		var defs, imps []string
+		for _, d := range out.Defs {
+			defs = append(defs, d.Kind+" "+d.QName)
+			if tt.src[d.NameStart:d.NameEnd] != d.Name {
+				t.Errorf("%s %s: name bytes %q", tt.file, d.QName, tt.src[d.NameStart:d.NameEnd])
+			}
+		}
+		for _, i := range out.Imports {
+			imps = append(imps, i.Module+"|"+strings.Join(i.Names, ",")+"|"+i.Alias)
+		}
+		if got := strings.Join(defs, "; "); got != tt.defs {
+			t.Errorf("Parse(%s) defs = %q, want %q", tt.file, got, tt.defs)
+		}
+		if got := strings.Join(imps, " "); got != tt.imports {
+			t.Errorf("Parse(%s) imports = %q, want %q", tt.file, got, tt.imports)
+		}
+	}
 }

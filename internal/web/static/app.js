@@ -98,6 +98,13 @@
     return (off) => (off <= 0 ? 0 : off >= b ? text.length : map[off]);
   }
 
+  // padded shows a definition's source with its first line at its file
+  // column (the index's bytes start at the definition, not the line).
+  function padded(def, text) {
+    const pad = " ".repeat(Math.max(0, Math.min(def.start_col || 0, 200)));
+    return { text: pad + text, shift: pad.length };
+  }
+
   // ---------- highlighter ----------
 
   const KW = {
@@ -389,7 +396,7 @@
     }
     li.appendChild(sig);
     const code = el("div", "code");
-    renderCode(code, h.body + (h.truncated ? "\n…" : ""), langOf(d.path), d.start_line);
+    renderCode(code, padded(d, h.body + (h.truncated ? "\n…" : "")).text, langOf(d.path), d.start_line);
     li.appendChild(code);
     li.addEventListener("click", () => { setActive(i); select(i); });
     return li;
@@ -494,7 +501,7 @@
     clear(head);
     head.appendChild(el("strong", "", s.qname));
     head.appendChild(el("span", "", `${s.path} · lines ${s.start_line}–${s.end_line} · bytes [${s.start}, ${s.end}) · ${s.end - s.start} B`));
-    renderCode($("sym-code"), text, langOf(s.path), s.start_line);
+    renderCode($("sym-code"), padded(s, text).text, langOf(s.path), s.start_line);
   }
 
   function setCount(tabId, n) {
@@ -560,12 +567,13 @@
     head.appendChild(el("strong", "", node ? node.type : def.qname));
     head.appendChild(el("span", "", node ? `bytes [${node.start}, ${node.end}) · ${node.end - node.start} B` : "select a node to highlight its source"));
     let ms = null, me = null;
+    const view = padded(def, text);
     if (node) {
       const idx = byteIndexer(text);
-      ms = idx(node.start - def.start);
-      me = idx(node.end - def.start);
+      ms = idx(node.start - def.start) + view.shift;
+      me = idx(node.end - def.start) + view.shift;
     }
-    const mark = renderCode($("ast-code"), text, langOf(def.path), def.start_line, ms, me);
+    const mark = renderCode($("ast-code"), view.text, langOf(def.path), def.start_line, ms, me);
     if (mark) mark.scrollIntoView({ block: "nearest" });
   }
 
