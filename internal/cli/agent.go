@@ -1,27 +1,511 @@
 package cli
 
 import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/grit-dev/grit/internal/agent"
+	"github.com/grit-dev/grit/internal/app"
+	"github.com/grit-dev/grit/internal/config"
+	"github.com/grit-dev/grit/internal/provider"
 	"github.com/spf13/cobra"
 )
 
+// agentFlags are the root command's flags, Claude Code's names.
+type agentFlags struct {
+	print          bool
+	outputFormat   string
+	cont           bool
+	resume         string
+	model          string
+	permissionMode string
+	maxTurns       int
+	allowed        []string
+	disallowed     []string
+	appendSystem   string
+	verbose        bool
+}
+
 // newAgentCmd is the root command: `grit` (interactive), `grit -p` (headless),
-// `-c` and `-r` (resume). The agent core fills it in.
+// `-c` and `-r` (resume).
 func newAgentCmd(e *env) *cobra.Command {
+	var f agentFlags
 	cmd := &cobra.Command{
-		Use:   "grit",
+		Use:   "grit [prompt]",
 		Short: "Grit: a coding-agent harness that carries the intelligence so the model only edits",
 		Long: `Grit indexes a repository with tree-sitter, finds the code a task is about with
 deterministic signals (no model), and has a model rewrite one whole function,
-verified by the tests.
+verified by the tests. It is also a full agent: with no subcommand, a model
+drives Grit's tools (Bash, Read, Edit, Write, Grep, Glob, Locate, EditFunction)
+in a loop, as in Claude Code.
 
-Start here:
+  grit                  interactive chat on a terminal (/help lists its commands)
+  grit -p "task"        headless: run the task, print the result, exit
+  cat log | grit -p "why does this fail?"   the prompt can come from stdin
+  grit -c               continue this project's latest session; grit -r ID resumes one
+
+The model is --model PROVIDER:MODEL (anthropic:, openai:, ollama:, scripted:PATH),
+else "model" in settings, else ollama:qwen2.5-coder:7b. Settings are read from
+~/.config/grit/settings.json, .grit/settings.json and .grit/settings.local.json.
+In the default permission mode edits and commands ask on a terminal; headless,
+they are refused unless a rule or --permission-mode allows them.
+
+Also:
   grit index            index the current repository into .grit/index.db
   grit search "task"    rank the functions a task is about, with every signal's score
+  grit fix "task"       the harness-driven fix: one function, verified by the tests
+  grit sessions         list this project's sessions
   grit explore          the web explorer over the index and the search`,
+		Example: `  grit -p "Fix the failing test in calc_test.go" --permission-mode acceptEdits
+  grit -p "Summarise the open TODOs" --output-format json | jq -r .result
+  grit -p "Run the tests" --allowedTools "Bash(go test:*),Read" --output-format stream-json
+  grit -r 3f2a9c1e-... -p "Now add a test for the empty case"`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return cmd.Help()
+			return runAgent(e, cmd, f, args)
 		},
 	}
+	fl := cmd.Flags()
+	fl.BoolVarP(&f.print, "print", "p", false, "headless: run the prompt (argument or stdin), print the result and exit")
+	fl.StringVar(&f.outputFormat, "output-format", "text", "headless output: text, json or stream-json")
+	fl.BoolVarP(&f.cont, "continue", "c", false, "continue this project's most recent session")
+	fl.StringVarP(&f.resume, "resume", "r", "", "resume the session with this ID (grit sessions lists them)")
+	fl.StringVar(&f.model, "model", "", "the model as PROVIDER:MODEL (anthropic, openai, ollama, scripted)")
+	fl.StringVar(&f.permissionMode, "permission-mode", "", "default, acceptEdits, plan or bypassPermissions")
+	fl.IntVar(&f.maxTurns, "max-turns", 0, "most model calls in one turn (0: settings maxTurns, else 100)")
+	fl.StringArrayVar(&f.allowed, "allowedTools", nil, `rules that allow tool calls, comma or space separated ("Bash(git diff:*),Read")`)
+	fl.StringArrayVar(&f.disallowed, "disallowedTools", nil, "rules that deny tool calls; a bare tool name also hides the tool")
+	fl.StringVar(&f.appendSystem, "append-system-prompt", "", "text appended to the system prompt")
+	fl.BoolVar(&f.verbose, "verbose", false, "show tool calls and notices on stderr (headless text output)")
 	return cmd
+}
+
+func runAgent(e *env, cmd *cobra.Command, f agentFlags, args []string) error {
+	switch f.outputFormat {
+	case "text", "json", "stream-json":
+	default:
+		return usageErrorf("unknown --output-format %q (expected: text, json, stream-json)", f.outputFormat)
+	}
+	if f.permissionMode != "" {
+		if err := config.ValidMode(f.permissionMode); err != nil {
+			return usageErrorf("--permission-mode: %v", err)
+		}
+	}
+	if f.cont && f.resume != "" {
+		return usageErrorf("use either -c/--continue or -r/--resume, not both")
+	}
+	prompt := strings.Join(args, " ")
+	interactive := !f.print && isTTY(e.In) && isTTY(e.Out)
+	if !interactive && e.In != nil && !isTTY(e.In) {
+		data, err := io.ReadAll(e.In)
+		if err != nil {
+			return fmt.Errorf("read the prompt from stdin: %w", err)
+		}
+		if in := strings.TrimSpace(string(data)); in != "" {
+			if prompt == "" {
+				prompt = in
+			} else {
+				prompt += "\n\n" + in
+			}
+		}
+	}
+	if interactive {
+		return runInteractive(e, f, prompt)
+	}
+	if strings.TrimSpace(prompt) == "" {
+		if f.print {
+			return usageErrorf("-p needs a prompt: grit -p \"task\", or pipe it on stdin")
+		}
+		return cmd.Help()
+	}
+	return runHeadless(e, f, prompt)
+}
+
+func (f agentFlags) options(e *env) app.AgentOptions {
+	return app.AgentOptions{
+		Model: f.model, PermissionMode: f.permissionMode, MaxTurns: f.maxTurns,
+		AllowedTools: f.allowed, DisallowedTools: f.disallowed, AppendSystemPrompt: f.appendSystem,
+		Continue: f.cont, Resume: f.resume,
+		Warnf: func(format string, a ...any) { fmt.Fprintf(e.Err, "grit: "+format+"\n", a...) },
+	}
+}
+
+// resultJSON is Claude Code's result message.
+type resultJSON struct {
+	Type         string    `json:"type"`
+	Subtype      string    `json:"subtype"`
+	IsError      bool      `json:"is_error"`
+	Result       string    `json:"result"`
+	SessionID    string    `json:"session_id"`
+	NumTurns     int       `json:"num_turns"`
+	DurationMS   int64     `json:"duration_ms"`
+	Usage        usageJSON `json:"usage"`
+	TotalCostUSD float64   `json:"total_cost_usd"`
+}
+
+type usageJSON struct {
+	InputTokens              int `json:"input_tokens"`
+	OutputTokens             int `json:"output_tokens"`
+	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+	CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
+}
+
+func toUsageJSON(u provider.Usage) usageJSON {
+	return usageJSON{u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens}
+}
+
+// streamLine is one line of stream-json.
+type streamLine struct {
+	Type           string            `json:"type"`
+	Subtype        string            `json:"subtype,omitempty"`
+	SessionID      string            `json:"session_id"`
+	Message        *provider.Message `json:"message,omitempty"`
+	Cwd            string            `json:"cwd,omitempty"`
+	Model          string            `json:"model,omitempty"`
+	Tools          []string          `json:"tools,omitempty"`
+	PermissionMode string            `json:"permissionMode,omitempty"`
+}
+
+func runHeadless(e *env, f agentFlags, prompt string) error {
+	start := time.Now()
+	opts := f.options(e)
+	enc := json.NewEncoder(e.Out)
+	var sessionID string
+	switch {
+	case f.outputFormat == "stream-json":
+		opts.OnEvent = func(ev agent.Event) {
+			switch ev.Kind {
+			case agent.KindAssistant:
+				enc.Encode(streamLine{Type: "assistant", SessionID: sessionID, Message: ev.Message})
+			case agent.KindToolResults:
+				enc.Encode(streamLine{Type: "user", SessionID: sessionID, Message: ev.Message})
+			}
+		}
+	case f.verbose:
+		opts.OnEvent = func(ev agent.Event) { describeEvent(e.Err, ev) }
+	}
+	s, err := app.OpenAgent(e.ctx, opts)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	sessionID = s.Session.ID
+	if f.outputFormat == "stream-json" {
+		enc.Encode(streamLine{Type: "system", Subtype: "init", SessionID: sessionID, Cwd: s.Root, Model: s.Model,
+			Tools: s.Agent.Tools().Names(), PermissionMode: s.Engine.Mode()})
+	}
+	res, runErr := s.Agent.Run(e.ctx, prompt)
+	if runErr != nil {
+		if hint := app.ModelUnreachable(s.Model, runErr); hint != "" {
+			runErr = errors.New(hint)
+			res.Text = hint
+		}
+	}
+	out := resultJSON{
+		Type: "result", Subtype: orSubtype(res.Subtype), IsError: res.IsError || runErr != nil,
+		Result: res.Text, SessionID: sessionID, NumTurns: res.Turns,
+		DurationMS: time.Since(start).Milliseconds(), Usage: toUsageJSON(res.Usage),
+	}
+	code := ExitOK
+	if out.IsError {
+		code = ExitError
+	}
+	if errors.Is(runErr, context.Canceled) {
+		code = ExitInterrupted
+	}
+	switch f.outputFormat {
+	case "json", "stream-json":
+		if err := enc.Encode(out); err != nil {
+			return err
+		}
+		if code != ExitOK {
+			return quietError{code}
+		}
+		return nil
+	}
+	if runErr != nil {
+		return withCode(code, runErr)
+	}
+	fmt.Fprintln(e.Out, strings.TrimRight(res.Text, "\n"))
+	if code != ExitOK {
+		return quietError{code}
+	}
+	return nil
+}
+
+func orSubtype(s string) string {
+	if s == "" {
+		return agent.SubtypeDuringExecute
+	}
+	return s
+}
+
+// describeEvent prints a one-line account of tool calls and notices.
+func describeEvent(w io.Writer, ev agent.Event) {
+	switch ev.Kind {
+	case agent.KindToolUse:
+		fmt.Fprintf(w, "⏺ %s(%s)\n", ev.ToolName, oneLine(summarizeInput(ev.ToolInput), 100))
+	case agent.KindToolResults:
+		for _, b := range ev.Message.Content {
+			mark := "⎿"
+			if b.IsError {
+				mark = "⎿ error:"
+			}
+			fmt.Fprintf(w, "  %s %s\n", mark, oneLine(b.Content, 100))
+		}
+	case agent.KindNotice:
+		fmt.Fprintf(w, "grit: %s\n", ev.Text)
+	}
+}
+
+// summarizeInput shows the field that says what a call does.
+func summarizeInput(input json.RawMessage) string {
+	var m map[string]any
+	if json.Unmarshal(input, &m) != nil {
+		return string(input)
+	}
+	for _, k := range []string{"command", "file_path", "pattern", "task", "name"} {
+		if v, ok := m[k].(string); ok {
+			return v
+		}
+	}
+	return string(input)
+}
+
+func oneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > max {
+		return string(r[:max-1]) + "…"
+	}
+	return s
+}
+
+// chat is the interactive line-mode session.
+type chat struct {
+	e     *env
+	s     *app.AgentSession
+	lines <-chan string // the user's input lines; closed at EOF
+	quit  bool
+	// streaming says model text is being printed and needs a newline.
+	streaming bool
+}
+
+// slashCommand is one interactive command. Others add theirs with one line
+// in slashCommands.
+type slashCommand struct {
+	name  string // "/help"
+	usage string // "/model [PROVIDER:MODEL]"
+	help  string
+	run   func(ctx context.Context, c *chat, arg string) error
+}
+
+func slashCommands() []slashCommand {
+	return []slashCommand{
+		{"/help", "/help", "list the commands", slashHelp},
+		{"/exit", "/exit", "leave (Ctrl-D works too)", func(ctx context.Context, c *chat, arg string) error { c.quit = true; return nil }},
+		{"/clear", "/clear", "start the conversation over (the transcript keeps it)", slashClear},
+		{"/model", "/model [PROVIDER:MODEL]", "show or switch the model", slashModel},
+		{"/permissions", "/permissions [MODE]", "show or switch the permission mode (default, acceptEdits, plan, bypassPermissions)", slashPermissions},
+		// Slash commands register here, one line each.
+	}
+}
+
+func slashHelp(ctx context.Context, c *chat, arg string) error {
+	for _, sc := range slashCommands() {
+		fmt.Fprintf(c.e.Out, "  %-28s %s\n", sc.usage, sc.help)
+	}
+	fmt.Fprintln(c.e.Out, "  Ctrl-C interrupts the model; at the prompt it quits.")
+	return nil
+}
+
+func slashClear(ctx context.Context, c *chat, arg string) error {
+	if err := c.s.Agent.Clear(); err != nil {
+		return err
+	}
+	fmt.Fprintln(c.e.Out, "Conversation cleared.")
+	return nil
+}
+
+func slashModel(ctx context.Context, c *chat, arg string) error {
+	if arg == "" {
+		fmt.Fprintf(c.e.Out, "Model: %s\n", c.s.Model)
+		return nil
+	}
+	if err := c.s.SetModel(arg); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.e.Out, "Model: %s\n", arg)
+	return nil
+}
+
+func slashPermissions(ctx context.Context, c *chat, arg string) error {
+	if arg != "" {
+		if err := c.s.Engine.SetMode(arg); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(c.e.Out, "Permission mode: %s\n", c.s.Engine.Mode())
+	return nil
+}
+
+// dispatch runs a slash command line.
+func (c *chat) dispatch(ctx context.Context, line string) error {
+	name, arg, _ := strings.Cut(line, " ")
+	for _, sc := range slashCommands() {
+		if sc.name == name {
+			return sc.run(ctx, c, strings.TrimSpace(arg))
+		}
+	}
+	return fmt.Errorf("unknown command %s (/help lists them)", name)
+}
+
+// ttyAsker asks on the terminal: y, n, or a(lways) for this session.
+type ttyAsker struct{ c *chat }
+
+func (a ttyAsker) Ask(ctx context.Context, name string, input json.RawMessage, reason string) (bool, error) {
+	c := a.c
+	c.endStream()
+	grants := c.s.Engine.GrantsFor(name, input)
+	always := ""
+	if len(grants) > 0 {
+		always = fmt.Sprintf(", a = always allow %s this session", strings.Join(grants, ", "))
+	}
+	fmt.Fprintf(c.e.Err, "\n%s wants to run: %s\n  (%s)\nAllow? [y/N%s] ", name, oneLine(summarizeInput(input), 200), reason, always)
+	select {
+	case <-ctx.Done():
+		return false, ctx.Err()
+	case line, ok := <-c.lines:
+		if !ok {
+			return false, nil
+		}
+		switch strings.ToLower(strings.TrimSpace(line)) {
+		case "y", "yes":
+			return true, nil
+		case "a", "always":
+			for _, g := range grants {
+				if err := c.s.Engine.GrantSession(g); err != nil {
+					return false, err
+				}
+			}
+			return len(grants) > 0, nil
+		}
+		return false, nil
+	}
+}
+
+func (c *chat) endStream() {
+	if c.streaming {
+		fmt.Fprintln(c.e.Out)
+		c.streaming = false
+	}
+}
+
+func (c *chat) onEvent(ev agent.Event) {
+	switch ev.Kind {
+	case agent.KindTextDelta:
+		fmt.Fprint(c.e.Out, ev.Text)
+		c.streaming = true
+	case agent.KindAssistant:
+		c.endStream()
+	default:
+		c.endStream()
+		describeEvent(c.e.Err, ev)
+	}
+}
+
+func runInteractive(e *env, f agentFlags, first string) error {
+	// Ctrl-C interrupts the running turn, not the program: the turns run
+	// on a context the interrupt signal of the process does not end.
+	base := context.WithoutCancel(e.ctx)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt)
+	defer signal.Stop(sigs)
+
+	lines := make(chan string)
+	go func() {
+		defer close(lines)
+		r := bufio.NewReader(e.In)
+		for {
+			line, err := r.ReadString('\n')
+			if line != "" || err == nil {
+				lines <- strings.TrimRight(line, "\r\n")
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	c := &chat{e: e, lines: lines}
+	opts := f.options(e)
+	opts.Asker = ttyAsker{c}
+	opts.OnEvent = c.onEvent
+	s, err := app.OpenAgent(base, opts)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	c.s = s
+	fmt.Fprintf(e.Err, "grit · %s · %s mode · session %s\n/help for commands, Ctrl-D to quit.\n", s.Model, s.Engine.Mode(), s.Session.ID)
+
+	turn := func(prompt string) {
+		ctx, cancel := context.WithCancel(base)
+		done := make(chan struct{})
+		go func() {
+			select {
+			case <-sigs:
+				cancel()
+			case <-done:
+			}
+		}()
+		res, err := s.Agent.Run(ctx, prompt)
+		close(done)
+		cancel()
+		c.endStream()
+		switch {
+		case errors.Is(err, context.Canceled):
+			fmt.Fprintln(e.Err, "grit: interrupted; the partial reply is kept in the session.")
+		case err != nil:
+			if hint := app.ModelUnreachable(s.Model, err); hint != "" {
+				err = errors.New(hint)
+			}
+			fmt.Fprintf(e.Err, "grit: %v\n", err)
+		case res.IsError:
+			fmt.Fprintf(e.Err, "grit: %s\n", res.Text)
+		}
+	}
+	if strings.TrimSpace(first) != "" {
+		turn(first)
+	}
+	for !c.quit {
+		fmt.Fprint(e.Err, "> ")
+		select {
+		case <-sigs:
+			fmt.Fprintln(e.Err)
+			return nil
+		case line, ok := <-lines:
+			if !ok {
+				fmt.Fprintln(e.Err)
+				return nil
+			}
+			line = strings.TrimSpace(line)
+			switch {
+			case line == "":
+			case strings.HasPrefix(line, "/"):
+				if err := c.dispatch(base, line); err != nil {
+					fmt.Fprintf(e.Err, "grit: %v\n", err)
+				}
+			default:
+				turn(line)
+			}
+		}
+	}
+	return nil
 }

@@ -74,6 +74,7 @@ func newRootCmd(e *env) *cobra.Command {
 		newUndoCmd,
 		newDemoCmd,
 		newMCPCmd,
+		newSessionsCmd,
 		// Subcommands register here, one line each.
 	} {
 		root.AddCommand(sub(e))

@@ -48,7 +48,7 @@ func ollamaHost(h string) string {
 	if !strings.Contains(h, "://") {
 		h = "http://" + h
 	}
-	if u, err := url.Parse(h); err == nil && u.Port() == "" && u.Path == "" {
+	if u, err := url.Parse(h); err == nil && u.Scheme == "http" && u.Port() == "" && u.Path == "" {
 		h += ":11434"
 	}
 	return h

@@ -155,11 +155,14 @@ func formatAction(name string, input json.RawMessage) string {
 
 func formatResult(name, content string, isError bool) string {
 	head := "Result"
-	if isError {
-		head = "Error"
-	}
 	if name != "" {
 		head += " of " + name
+	}
+	if isError {
+		head = "Error"
+		if name != "" {
+			head += " from " + name
+		}
 	}
 	fence := "```"
 	for strings.Contains(content, fence) {

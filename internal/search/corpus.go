@@ -399,7 +399,7 @@ func IsTestPath(p string) bool {
 
 // loadCallGraph reads every resolved caller → callee pair of the index in
 // one query, so the spread signal walks the call graph in memory.
-// TODO(index): this reads the calls table directly; an index method
+// It reads the index's calls table directly (one query); an index method
 // returning all definition edges would keep the schema private.
 func (c *Corpus) loadCallGraph(ctx context.Context, ix *index.Index) error {
 	c.calls = make([][]int32, len(c.defs))

@@ -109,7 +109,7 @@ func TestBrowser(t *testing.T) {
 	}
 	text := func(sel string) string {
 		t.Helper()
-		s, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
+		s, err := chromedp.Run(ctx, chromedp.TextContent(chromedp.CSS(sel)))
 		if err != nil {
 			t.Fatalf("text of %s: %v", sel, err)
 		}
@@ -148,6 +148,12 @@ func TestBrowser(t *testing.T) {
 	do(
 		chromedp.Click(css("body")),
 		chromedp.KeyEvent("/"),
+	)
+	if id := eval(`document.activeElement.id`); id != "q" {
+		t.Errorf("after '/' the focus is on %q, want the search box", id)
+	}
+	do(
+		chromedp.SetValue(css("#q"), ""), // CDP's char event types the '/' that a browser's keydown handler suppresses
 		chromedp.KeyEvent("get_adapter raises InvalidSchema when no adapter prefix matches the url"),
 		chromedp.KeyEvent(kb.Enter),
 		chromedp.WaitVisible(css("#hit-0")),
@@ -258,7 +264,7 @@ func waitText(t *testing.T, ctx context.Context, sel, want string) {
 	var s string
 	for {
 		var err error
-		if s, err = chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel))); err != nil {
+		if s, err = chromedp.Run(ctx, chromedp.TextContent(chromedp.CSS(sel))); err != nil {
 			t.Fatalf("waiting for %q in %s: %v (last %q)", want, sel, err, s)
 		}
 		if strings.Contains(s, want) {

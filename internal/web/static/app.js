@@ -327,7 +327,7 @@
     const q = $("q").value.trim();
     const tb = $("tb").value.trim();
     if (!q && !tb) return;
-    state.lastQuery = q + "\u0000" + tb;
+    state.lastQuery = currentQuery();
     $("results-meta").textContent = "";
     $("results-meta").appendChild(el("span", "spinner"));
     $("results-meta").appendChild(document.createTextNode("Searching…"));
@@ -424,7 +424,20 @@
     selectDef(h.def, h.body);
   }
 
-  $("search-form").addEventListener("submit", (ev) => { ev.preventDefault(); runSearch(); });
+  // Enter in the search box runs a new query, or selects the highlighted
+  // result when the query is the one shown.
+  $("search-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    if (state.hits.length && state.lastQuery === currentQuery()) {
+      select(state.active);
+      return;
+    }
+    runSearch();
+  });
+
+  function currentQuery() {
+    return $("q").value.trim() + "\u0000" + $("tb").value.trim();
+  }
 
   // ---------- selection: every tab follows ----------
 
@@ -817,12 +830,9 @@
       setActive(state.active + (ev.key === "ArrowDown" ? 1 : -1));
       return;
     }
-    if (ev.key === "Enter" && state.hits.length) {
-      if (tgt.id === "q" && state.lastQuery !== $("q").value.trim() + "\u0000" + $("tb").value.trim()) return; // a new query: the form submits
-      if (tgt.id === "q" || tgt === document.body || (tgt.closest && tgt.closest(".results"))) {
-        ev.preventDefault();
-        select(state.active);
-      }
+    if (ev.key === "Enter" && state.hits.length && (tgt === document.body || (tgt.closest && tgt.closest(".results")))) {
+      ev.preventDefault();
+      select(state.active);
     }
   });
 

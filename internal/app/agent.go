@@ -1,0 +1,378 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/grit-dev/grit/internal/agent"
+	"github.com/grit-dev/grit/internal/config"
+	"github.com/grit-dev/grit/internal/index"
+	"github.com/grit-dev/grit/internal/permission"
+	"github.com/grit-dev/grit/internal/provider"
+	"github.com/grit-dev/grit/internal/sandbox"
+	"github.com/grit-dev/grit/internal/session"
+	"github.com/grit-dev/grit/internal/tool"
+)
+
+// AgentOptions are the flags of `grit` / `grit -p`.
+type AgentOptions struct {
+	Root string // workspace; "" means the current directory
+	// Model is "PROVIDER:MODEL" (--model); "" takes settings "model", else
+	// config.DefaultModel.
+	Model string
+	// PermissionMode is --permission-mode; "" takes the settings' defaultMode.
+	PermissionMode string
+	MaxTurns       int
+	// AllowedTools and DisallowedTools are permission rules from the command
+	// line (Claude Code's --allowedTools / --disallowedTools). A bare tool
+	// name in DisallowedTools also removes the tool from the model's list.
+	AllowedTools, DisallowedTools []string
+	AppendSystemPrompt            string
+	// Continue resumes the project's latest session; Resume a given ID.
+	Continue bool
+	Resume   string
+	// Asker asks the user on a TTY; nil is headless (ask becomes deny).
+	Asker   agent.Asker
+	OnEvent func(agent.Event)
+	// Warnf receives warnings and notices for the user (stderr).
+	Warnf func(format string, args ...any)
+
+	// For tests: injected parts and locations.
+	Provider   provider.Provider // overrides Model
+	Runner     sandbox.Runner    // overrides the settings' sandbox
+	DataHome   string            // session storage; "" means session.DataHome()
+	ConfigOpts config.LoadOptions
+	TrustPath  string // "" means permission.DefaultTrustPath()
+}
+
+// AgentSession is a wired agent with its session, permission engine and
+// settings. Close it when done.
+type AgentSession struct {
+	Agent    *agent.Agent
+	Session  *session.Session
+	Engine   *permission.Engine
+	Settings config.Settings
+	Model    string // the provider spec in use
+	Resumed  bool
+	// ForkedFrom is set when the resumed session was in use by another
+	// process and this one continues in a fork of it.
+	ForkedFrom string
+
+	Root string // the workspace, symlinks resolved
+	ixMu sync.Mutex
+	ix   *index.Index
+}
+
+// OpenAgent loads settings, builds the provider, tools, sandbox, permission
+// engine and hooks, and creates or resumes the session.
+func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
+	warnf := o.Warnf
+	if warnf == nil {
+		warnf = func(string, ...any) {}
+	}
+	root := o.Root
+	if root == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		root = wd
+	}
+	root, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	settings, src, err := config.Load(root, o.ConfigOpts)
+	if err != nil {
+		return nil, err
+	}
+
+	// Trust decides whether the repository's own settings count.
+	trustPath := o.TrustPath
+	if trustPath == "" {
+		if trustPath, err = permission.DefaultTrustPath(); err != nil {
+			return nil, err
+		}
+	}
+	status, err := permission.OpenTrust(trustPath).Check(root)
+	if err != nil {
+		return nil, fmt.Errorf("trust: %w", err)
+	}
+	trusted := status.Honoured()
+	if !trusted {
+		warnf("%s", status.Describe())
+		// Re-merge without the repository's layers.
+		settings = config.Merge(src.Defaults.Settings, src.User.Settings, src.Managed.Settings, src.Env.Settings)
+	}
+
+	s := &AgentSession{Settings: settings}
+	model := o.Model
+	if model == "" {
+		model = settings.Model
+	}
+	if model == "" {
+		model = config.DefaultModel
+	}
+	s.Model = model
+	p := o.Provider
+	if p == nil {
+		if p, err = s.newProvider(model); err != nil {
+			return nil, err
+		}
+	} else {
+		s.Model = p.Name()
+	}
+
+	// Tools and where Bash runs.
+	runner := o.Runner
+	if runner == nil {
+		backend := "auto"
+		if settings.Sandbox.Enabled != nil && !*settings.Sandbox.Enabled {
+			backend = "none"
+		}
+		runner, err = sandbox.New(sandbox.Config{Workspace: root, Backend: backend, Network: settings.Sandbox.Network,
+			WritablePaths: settings.Sandbox.WritablePaths, EnvPassthrough: settings.Sandbox.EnvPassthrough})
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: %w (set \"sandbox\": {\"enabled\": false} in settings to run commands without isolation)", err)
+		}
+	}
+	env, err := tool.NewEnv(root, runner)
+	if err != nil {
+		return nil, err
+	}
+	s.Root = env.Root
+	env.Index = s.index
+	tools := tool.Default(env)
+	var keep []tool.Tool
+	removed := map[string]bool{}
+	for _, r := range splitToolList(o.DisallowedTools) {
+		if !strings.Contains(r, "(") {
+			removed[r] = true
+		}
+	}
+	for _, t := range tools.All() {
+		if !removed[t.Name()] {
+			keep = append(keep, t)
+		}
+	}
+	tools = tool.NewRegistry(keep...)
+
+	// Permissions: the command line's rules sit above the user's.
+	mode := o.PermissionMode
+	if mode != "" {
+		if err := config.ValidMode(mode); err != nil {
+			return nil, err
+		}
+	}
+	user := src.User.Settings.Permissions
+	user.Allow = append(splitToolList(o.AllowedTools), user.Allow...)
+	user.Deny = append(splitToolList(o.DisallowedTools), user.Deny...)
+	if mode == "" && src.Env.Settings.Permissions.DefaultMode != "" {
+		mode = src.Env.Settings.Permissions.DefaultMode
+	}
+	project := mergePermissions(src.Project.Settings.Permissions, src.Local.Settings.Permissions)
+	engine, err := permission.New(permission.Options{
+		Mode: mode, Root: env.Root,
+		Managed: src.Managed.Settings.Permissions, User: user, Project: project,
+		ProjectTrusted: trusted, Home: o.ConfigOpts.Home,
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range engine.Notices() {
+		warnf("%s", n)
+	}
+	s.Engine = engine
+
+	// The session.
+	st, err := session.NewStore(o.DataHome, root)
+	if err != nil {
+		return nil, err
+	}
+	var history []provider.Message
+	meta := session.Meta{Cwd: root, Model: s.Model}
+	switch {
+	case o.Resume != "" || o.Continue:
+		id := o.Resume
+		if id == "" {
+			if id, err = st.Latest(); err != nil {
+				return nil, err
+			}
+		}
+		sess, tr, err := st.Open(id)
+		if errors.Is(err, session.ErrLocked) {
+			sess, tr, err = st.Fork(id, meta)
+			if err == nil {
+				s.ForkedFrom = id
+				warnf("session %s is in use by another grit process; continuing in a new session %s forked from it", id, sess.ID)
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		if w := tr.Warning(); w != "" {
+			warnf("session %s: %s", id, w)
+			for _, line := range tr.Warnings {
+				warnf("  %s", line)
+			}
+		}
+		s.Session, s.Resumed, history = sess, true, tr.Messages()
+	default:
+		if s.Session, err = st.Create(meta); err != nil {
+			return nil, err
+		}
+	}
+
+	// Hooks: managed, user, and the repository's own only when trusted.
+	hooks, err := agent.NewHooks(agent.HookOptions{
+		Layers: []agent.HookLayer{
+			{Name: "managed", Hooks: src.Managed.Settings.Hooks, Trusted: true},
+			{Name: "user", Hooks: src.User.Settings.Hooks, Trusted: true},
+			{Name: "project", Hooks: src.Project.Settings.Hooks, Trusted: trusted},
+			{Name: "project local", Hooks: src.Local.Settings.Hooks, Trusted: trusted},
+		},
+		Dir: root, SessionID: s.Session.ID, TranscriptPath: s.Session.Path,
+		Logf: func(f string, a ...any) { warnf(f, a...) },
+	})
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+
+	maxTurns := o.MaxTurns
+	if maxTurns == 0 {
+		maxTurns = settings.MaxTurns
+	}
+	system := agent.SystemPrompt(agent.DetectPromptEnv(env.Root), o.AppendSystemPrompt)
+	s.Agent, err = agent.New(agent.Options{
+		Provider: p, Tools: tools, Env: env,
+		Gate: permissionGate{engine}, Asker: o.Asker, Hooks: hooks,
+		Session: s.Session, History: history, Resumed: s.Resumed,
+		System: system, MaxTurns: maxTurns, OnEvent: o.OnEvent,
+	})
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// newProvider builds the provider for spec with the settings' options.
+func (s *AgentSession) newProvider(spec string) (provider.Provider, error) {
+	kind, _, _ := strings.Cut(spec, ":")
+	po := provider.Options{}
+	if ps, ok := s.Settings.Providers[kind]; ok {
+		po.BaseURL, po.ContextWindow, po.ToolCalls = ps.BaseURL, ps.ContextWindow, ps.ToolCalls
+	}
+	p, err := provider.New(spec, po)
+	if err != nil {
+		return nil, fmt.Errorf("model %q: %w", spec, err)
+	}
+	return p, nil
+}
+
+// SetModel switches the model for the next calls (/model).
+func (s *AgentSession) SetModel(spec string) error {
+	p, err := s.newProvider(spec)
+	if err != nil {
+		return err
+	}
+	s.Agent.SetProvider(p)
+	s.Model = spec
+	return nil
+}
+
+// Close releases the session and the index.
+func (s *AgentSession) Close() error {
+	var err error
+	if s.Session != nil {
+		err = s.Session.Close()
+	}
+	s.ixMu.Lock()
+	defer s.ixMu.Unlock()
+	if s.ix != nil {
+		err = errors.Join(err, s.ix.Close())
+		s.ix = nil
+	}
+	return err
+}
+
+// index opens the repository index once and brings it up to date on every
+// call (Locate, EditFunction).
+func (s *AgentSession) index(ctx context.Context) (*index.Index, error) {
+	s.ixMu.Lock()
+	defer s.ixMu.Unlock()
+	if s.ix == nil {
+		ix, _, err := UpdateIndex(ctx, s.Root, index.Options{})
+		if err != nil {
+			return nil, err
+		}
+		s.ix = ix
+		return ix, nil
+	}
+	if _, err := s.ix.Update(ctx); err != nil {
+		return nil, err
+	}
+	return s.ix, nil
+}
+
+// permissionGate adapts the permission engine to the agent's Gate.
+type permissionGate struct{ e *permission.Engine }
+
+func (g permissionGate) Check(ctx context.Context, name string, input json.RawMessage) agent.Decision {
+	d := g.e.Check(ctx, name, input)
+	return agent.Decision{Behavior: d.Behavior, Reason: d.Reason}
+}
+
+// mergePermissions joins the project's two files into one layer.
+func mergePermissions(a, b config.Permissions) config.Permissions {
+	return config.Merge(config.Settings{Permissions: a}, config.Settings{Permissions: b}).Permissions
+}
+
+// splitToolList splits Claude Code style tool lists: entries separated by
+// commas or spaces, except inside parentheses ("Bash(git log:*) Read").
+func splitToolList(values []string) []string {
+	var out []string
+	for _, v := range values {
+		depth, start := 0, 0
+		flush := func(end int) {
+			if s := strings.TrimSpace(v[start:end]); s != "" {
+				out = append(out, s)
+			}
+		}
+		for i, r := range v {
+			switch {
+			case r == '(':
+				depth++
+			case r == ')' && depth > 0:
+				depth--
+			case (r == ',' || r == ' ' || r == '\t') && depth == 0:
+				flush(i)
+				start = i + 1
+			}
+		}
+		flush(len(v))
+	}
+	return out
+}
+
+// ModelUnreachable explains a model that does not answer, or returns "".
+func ModelUnreachable(spec string, err error) string {
+	var op *net.OpError
+	if !errors.Is(err, syscall.ECONNREFUSED) && !(errors.As(err, &op) && op.Op == "dial") {
+		return ""
+	}
+	kind, model, _ := strings.Cut(spec, ":")
+	if kind == "ollama" {
+		return fmt.Sprintf("model %s did not answer: is Ollama running? Start it with `ollama serve` and fetch the model with `ollama pull %s` (OLLAMA_HOST sets its address), or choose another model with --model PROVIDER:MODEL or \"model\" in .grit/settings.json (e.g. anthropic:claude-sonnet-4-5 with ANTHROPIC_API_KEY set)", spec, model)
+	}
+	return fmt.Sprintf("model %s did not answer (%v): check the endpoint's address, or choose another model with --model PROVIDER:MODEL", spec, err)
+}

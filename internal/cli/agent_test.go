@@ -1,0 +1,231 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/grit-dev/grit/internal/app"
+	"github.com/grit-dev/grit/internal/config"
+	"github.com/grit-dev/grit/internal/provider"
+	"github.com/grit-dev/grit/internal/session"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"grit": func() {
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			code := Main(ctx, os.Args[1:], Stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})
+			stop()
+			os.Exit(code)
+		},
+	})
+}
+
+// agentEnv gives a test process (or script) its own home, config and data
+// directories, so no user file is read or written.
+func agentEnv(work string) []string {
+	return []string{
+		"HOME=" + filepath.Join(work, "home"),
+		"XDG_CONFIG_HOME=" + filepath.Join(work, "home", ".config"),
+		"XDG_DATA_HOME=" + filepath.Join(work, "home", ".local", "share"),
+	}
+}
+
+func TestAgentScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir: filepath.Join("testdata", "script"),
+		Setup: func(env *testscript.Env) error {
+			for _, kv := range agentEnv(env.WorkDir) {
+				k, v, _ := strings.Cut(kv, "=")
+				env.Setenv(k, v)
+			}
+			// Commands run without isolation here: the sandbox has its own tests.
+			dir := filepath.Join(env.WorkDir, "home", ".config", "grit")
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(dir, "settings.json"), []byte(`{"sandbox": {"enabled": false}}`), 0o644)
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// jsonfield FILE FIELD VAR sets VAR to FIELD of the last JSON object in FILE.
+			"jsonfield": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 3 {
+					ts.Fatalf("usage: jsonfield FILE FIELD VAR")
+				}
+				lines := strings.Split(strings.TrimSpace(ts.ReadFile(args[0])), "\n")
+				var m map[string]any
+				ts.Check(json.Unmarshal([]byte(lines[len(lines)-1]), &m))
+				v, ok := m[args[1]].(string)
+				if !ok {
+					ts.Fatalf("%s has no string field %s", args[0], args[1])
+				}
+				ts.Setenv(args[2], v)
+			},
+		},
+	})
+}
+
+// TestKillDuringSessionThenResume kills a headless grit with SIGKILL in the
+// middle of a turn, then resumes the session: every completed message is there.
+func TestKillDuringSessionThenResume(t *testing.T) {
+	work := t.TempDir()
+	repo := filepath.Join(work, "repo")
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	scriptPath := filepath.Join(work, "script.json")
+	writeFile(t, scriptPath, `{"turns": [
+	  {"content": [{"type": "text", "text": "Listing."}, {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "echo one"}}], "stop_reason": "tool_use"},
+	  {"content": [{"type": "text", "text": "Half of a reply that never"}], "stop_reason": "end_turn", "hang": true}
+	]}`)
+	writeFile(t, filepath.Join(work, "home", ".config", "grit", "settings.json"), `{"sandbox": {"enabled": false}}`)
+
+	cmd := exec.Command("grit", "-p", "list things", "--model", "scripted:"+scriptPath, "--output-format", "stream-json", "--permission-mode", "bypassPermissions")
+	cmd.Dir = repo
+	cmd.Env = append(os.Environ(), agentEnv(work)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var sessionID string
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		var line struct {
+			Type      string `json:"type"`
+			SessionID string `json:"session_id"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
+			t.Fatalf("stream-json line %q: %v", sc.Text(), err)
+		}
+		sessionID = line.SessionID
+		if line.Type == "user" { // the tool result is recorded; the next call hangs
+			break
+		}
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	if sessionID == "" {
+		t.Fatalf("no session id in the stream; stderr:\n%s", stderr.String())
+	}
+
+	st, err := session.NewStore(filepath.Join(work, "home", ".local", "share"), repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := st.Read(sessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs := tr.Messages()
+	if tr.Skipped != 0 || len(msgs) != 3 {
+		t.Fatalf("after kill -9: %d messages, %d skipped (%v), want the 3 completed ones", len(msgs), tr.Skipped, tr.Warnings)
+	}
+	if msgs[0].Text() != "list things" || msgs[1].Content[1].Name != "Bash" || !strings.Contains(msgs[2].Content[0].Content, "one") {
+		t.Errorf("recovered messages = %+v", msgs)
+	}
+
+	// Resume in process with a scripted model and look at what it is sent.
+	p, err := provider.ParseScripted("resume", []byte(`{"turns": [{"content": [{"type": "text", "text": "Resumed."}], "stop_reason": "end_turn"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := app.OpenAgent(context.Background(), app.AgentOptions{
+		Root: repo, Resume: sessionID, Provider: p, DataHome: filepath.Join(work, "home", ".local", "share"),
+		ConfigOpts: config.LoadOptions{Home: filepath.Join(work, "home"), ManagedPath: filepath.Join(work, "none")},
+		TrustPath:  filepath.Join(work, "trust.json"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.Session.ID != sessionID || s.ForkedFrom != "" {
+		t.Errorf("resumed session %s (forked from %q), want %s itself: the killed process's lock is gone", s.Session.ID, s.ForkedFrom, sessionID)
+	}
+	if _, err := s.Agent.Run(context.Background(), "go on"); err != nil {
+		t.Fatal(err)
+	}
+	sent := p.Requests()[0].Messages
+	if len(sent) != 4 || sent[3].Text() != "go on" || sent[2].Content[0].ToolUseID != "t1" {
+		t.Errorf("resumed request messages = %+v, want the 3 recovered and the new prompt", sent)
+	}
+}
+
+// TestResumeLockedSessionForks: a session held by another process is not
+// appended to; the second process continues in a fork and says so.
+func TestResumeLockedSessionForks(t *testing.T) {
+	work := t.TempDir()
+	data := filepath.Join(work, "data")
+	st, err := session.NewStore(data, work)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, err := st.Create(session.Meta{Cwd: work})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	held.AppendMessage(provider.Message{Role: provider.RoleUser, Content: []provider.Block{{Type: "text", Text: "first"}}}, false)
+	var warnings []string
+	p, _ := provider.ParseScripted("s", []byte(`{"turns": []}`))
+	s, err := app.OpenAgent(context.Background(), app.AgentOptions{
+		Root: work, Resume: held.ID, Provider: p, DataHome: data,
+		ConfigOpts: config.LoadOptions{Home: work, ManagedPath: filepath.Join(work, "none")},
+		TrustPath:  filepath.Join(work, "trust.json"),
+		Warnf:      func(f string, a ...any) { warnings = append(warnings, f) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.ForkedFrom != held.ID || s.Session.ID == held.ID {
+		t.Errorf("resuming a held session: id %s forked from %q, want a fork of %s", s.Session.ID, s.ForkedFrom, held.ID)
+	}
+	if len(s.Agent.Messages()) != 1 {
+		t.Errorf("fork carries %d messages, want 1", len(s.Agent.Messages()))
+	}
+	if !strings.Contains(strings.Join(warnings, "\n"), "in use by another grit process") {
+		t.Errorf("warnings = %q, want the fork explained", warnings)
+	}
+}
+
+func TestSplitToolListViaFlags(t *testing.T) {
+	// The root command accepts the Claude Code spellings of its flags.
+	cmd := newAgentCmd(&env{ctx: context.Background()})
+	for _, name := range []string{"print", "output-format", "continue", "resume", "model", "permission-mode", "max-turns", "allowedTools", "disallowedTools", "append-system-prompt", "verbose"} {
+		if cmd.Flags().Lookup(name) == nil {
+			t.Errorf("flag --%s is missing", name)
+		}
+	}
+	for short, long := range map[string]string{"p": "print", "c": "continue", "r": "resume"} {
+		if f := cmd.Flags().ShorthandLookup(short); f == nil || f.Name != long {
+			t.Errorf("-%s is not --%s", short, long)
+		}
+	}
+}
+
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,77 @@
+package treesitter
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+type benchFile struct {
+	path string
+	src  []byte
+}
+
+// benchFiles reads the supported files of $GRIT_BENCH_REPO (a checkout such
+// as sympy); the benchmarks skip without it.
+func benchFiles(b *testing.B) ([]benchFile, int64) {
+	root := os.Getenv("GRIT_BENCH_REPO")
+	if root == "" {
+		b.Skip("GRIT_BENCH_REPO is not set")
+	}
+	p := New()
+	var out []benchFile
+	var total int64
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != root && strings.HasPrefix(d.Name(), ".") {
+			return filepath.SkipDir
+		}
+		if d.Type().IsRegular() && p.Lang(path) != "" {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			out = append(out, benchFile{path, src})
+			total += int64(len(src))
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return out, total
+}
+
+// BenchmarkParseOnly is bare tree-sitter parsing of every file, one thread.
+func BenchmarkParseOnly(b *testing.B) {
+	files, total := benchFiles(b)
+	p := New()
+	b.SetBytes(total)
+	for b.Loop() {
+		for _, f := range files {
+			if err := p.ParseOnly(f.path, f.src); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkParse is the full extraction of every file, one thread.
+func BenchmarkParse(b *testing.B) {
+	files, total := benchFiles(b)
+	p := New()
+	ctx := context.Background()
+	b.SetBytes(total)
+	for b.Loop() {
+		for _, f := range files {
+			if _, err := p.Parse(ctx, f.path, f.src); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
