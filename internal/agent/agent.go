@@ -73,7 +73,9 @@ type Compactor interface {
 	// ShouldCompact reports whether messages, whose last model call used
 	// last, should be compacted before the next call.
 	ShouldCompact(messages []provider.Message, last provider.Usage) bool
-	// Compact returns a shorter conversation that carries the task on.
+	// Compact returns a shorter conversation that carries the task on. An
+	// error with messages means they replace the conversation and the turn
+	// still stops (the compacted conversation is still too large).
 	Compact(ctx context.Context, messages []provider.Message) ([]provider.Message, error)
 }
 
@@ -126,12 +128,12 @@ type Options struct {
 
 // Agent is one conversation with a model.
 type Agent struct {
-	opts   Options
-	system string
+	opts Options
 
 	// mu guards the fields below against readers (Messages, Usage) while a
 	// turn runs; Run itself is not reentrant.
 	mu        sync.Mutex
+	system    string
 	provider  provider.Provider
 	messages  []provider.Message
 	usage     provider.Usage // the whole conversation
@@ -166,7 +168,22 @@ func New(opts Options) (*Agent, error) {
 }
 
 // System is the system prompt sent with every request.
-func (a *Agent) System() string { return a.system }
+func (a *Agent) System() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.system
+}
+
+// SetSystem replaces the system prompt from the next request on (the
+// context layer rebuilds it after a compaction reloads the context files).
+func (a *Agent) SetSystem(s string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.system = s
+}
+
+// SetCompactor sets the Compactor. Call it before Run, never during one.
+func (a *Agent) SetCompactor(c Compactor) { a.opts.Compactor = c }
 
 // SessionID is the recording session's ID, or "".
 func (a *Agent) SessionID() string {
@@ -238,9 +255,9 @@ func (a *Agent) Compact(ctx context.Context, trigger string) error {
 			return fmt.Errorf("compact: %w", err)
 		}
 	}
-	msgs, err := a.opts.Compactor.Compact(ctx, a.Messages())
-	if err != nil {
-		return fmt.Errorf("compact: %w", err)
+	msgs, cerr := a.opts.Compactor.Compact(ctx, a.Messages())
+	if cerr != nil && msgs == nil {
+		return fmt.Errorf("compact: %w", cerr)
 	}
 	a.mu.Lock()
 	a.messages = append([]provider.Message(nil), msgs...)
@@ -251,6 +268,9 @@ func (a *Agent) Compact(ctx context.Context, trigger string) error {
 		}
 	}
 	a.emit(Event{Kind: KindNotice, Text: fmt.Sprintf("conversation compacted (%s): %d messages", trigger, len(msgs))})
+	if cerr != nil {
+		return fmt.Errorf("compact: %w", cerr)
+	}
 	return nil
 }
 

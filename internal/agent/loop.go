@@ -234,9 +234,10 @@ func (a *Agent) request() *provider.Request {
 	}
 	a.mu.Lock()
 	msgs := wellFormed(a.messages)
+	system := a.system
 	a.mu.Unlock()
 	return &provider.Request{
-		System:      a.system,
+		System:      system,
 		Messages:    msgs,
 		Tools:       tools,
 		MaxTokens:   a.opts.MaxTokens,

@@ -197,6 +197,9 @@ func runHeadless(e *env, f agentFlags, prompt string) error {
 		return err
 	}
 	defer s.Close()
+	if _, err := app.AttachContext(e.ctx, s, opts); err != nil {
+		return err
+	}
 	sessionID = s.Session.ID
 	if f.outputFormat == "stream-json" {
 		enc.Encode(streamLine{Type: "system", Subtype: "init", SessionID: sessionID, Cwd: s.Root, Model: s.Model,
@@ -292,6 +295,7 @@ func oneLine(s string, max int) string {
 type chat struct {
 	e     *env
 	s     *app.AgentSession
+	layer *app.ContextLayer // context files, memory, skills, compaction
 	lines <-chan string // the user's input lines; closed at EOF
 	quit  bool
 	// streaming says model text is being printed and needs a newline.
@@ -314,6 +318,11 @@ func slashCommands() []slashCommand {
 		{"/clear", "/clear", "start the conversation over (the transcript keeps it)", slashClear},
 		{"/model", "/model [PROVIDER:MODEL]", "show or switch the model", slashModel},
 		{"/permissions", "/permissions [MODE]", "show or switch the permission mode (default, acceptEdits, plan, bypassPermissions)", slashPermissions},
+		{"/context", "/context", "show what fills the context window, row by row", slashContext},
+		{"/compact", "/compact [FOCUS]", "summarize the conversation to free the window (optionally focused)", slashCompact},
+		{"/skills", "/skills", "list the skills", slashSkills},
+		{"/usage", "/usage", "show tokens, the share read from cache, and the cost", slashUsage},
+		{"/memory", "/memory", "show the memory files (# NOTE adds a note)", slashMemory},
 		// Slash commands register here, one line each.
 	}
 }
@@ -329,6 +338,9 @@ func slashHelp(ctx context.Context, c *chat, arg string) error {
 func slashClear(ctx context.Context, c *chat, arg string) error {
 	if err := c.s.Agent.Clear(); err != nil {
 		return err
+	}
+	if c.layer != nil {
+		c.layer.Cleared()
 	}
 	fmt.Fprintln(c.e.Out, "Conversation cleared.")
 	return nil
@@ -453,6 +465,9 @@ func runInteractive(e *env, f agentFlags, first string) error {
 	}
 	defer s.Close()
 	c.s = s
+	if c.layer, err = app.AttachContext(base, s, opts); err != nil {
+		return err
+	}
 	fmt.Fprintf(e.Err, "grit · %s · %s mode · session %s\n/help for commands, Ctrl-D to quit.\n", s.Model, s.Engine.Mode(), s.Session.ID)
 
 	turn := func(prompt string) {
@@ -500,6 +515,10 @@ func runInteractive(e *env, f agentFlags, first string) error {
 			case line == "":
 			case strings.HasPrefix(line, "/"):
 				if err := c.dispatch(base, line); err != nil {
+					fmt.Fprintf(e.Err, "grit: %v\n", err)
+				}
+			case strings.HasPrefix(line, "#"):
+				if err := memoryNote(c, line); err != nil {
 					fmt.Fprintf(e.Err, "grit: %v\n", err)
 				}
 			default:

@@ -161,9 +161,10 @@ func TestKillDuringSessionThenResume(t *testing.T) {
 	if _, err := s.Agent.Run(context.Background(), "go on"); err != nil {
 		t.Fatal(err)
 	}
+	// The new prompt joins the recovered tool result in one user message.
 	sent := p.Requests()[0].Messages
-	if len(sent) != 4 || sent[3].Text() != "go on" || sent[2].Content[0].ToolUseID != "t1" {
-		t.Errorf("resumed request messages = %+v, want the 3 recovered and the new prompt", sent)
+	if len(sent) != 3 || sent[2].Content[0].ToolUseID != "t1" || sent[2].Content[1].Text != "go on" {
+		t.Errorf("resumed request messages = %+v, want the 3 recovered, the new prompt after the tool result", sent)
 	}
 }
 

@@ -75,6 +75,8 @@ func newRootCmd(e *env) *cobra.Command {
 		newDemoCmd,
 		newMCPCmd,
 		newSessionsCmd,
+		newInitCmd,
+		newContextCmd,
 		// Subcommands register here, one line each.
 	} {
 		root.AddCommand(sub(e))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/grit-dev/grit/internal/app"
 	"github.com/grit-dev/grit/internal/index"
+	"github.com/grit-dev/grit/internal/sandbox"
 )
 
 // doctorResult is one check's outcome.
@@ -30,11 +31,12 @@ type doctorCheck func(ctx context.Context, root string) doctorResult
 func doctorChecks() []doctorCheck {
 	return []doctorCheck{
 		binaryCheck("git", true, "git", "--version", "apt-get install -y git"),
-		binaryCheck("rg", true, "rg", "--version", "apt-get install -y ripgrep"),
+		binaryCheck("rg", false, "rg", "--version", "apt-get install -y ripgrep (without it, search's content signal falls back to a slower in-process scan)"),
 		binaryCheck("ctags", false, "ctags", "--version", "apt-get install -y universal-ctags (only for grit bench index)"),
 		binaryCheck("bwrap", false, "bwrap", "--version", "apt-get install -y bubblewrap (sandboxed commands)"),
 		binaryCheck("chromium", false, "chromium", "--version", "apt-get install -y chromium (explorer browser tests)"),
 		indexCheck,
+		sandboxCheck,
 		// Checks register here, one line each.
 	}
 }
@@ -100,6 +102,25 @@ func indexCheck(ctx context.Context, root string) doctorResult {
 	}
 	r.OK = true
 	r.Detail = fmt.Sprintf("%d files, integrity ok, newest file indexed %s", len(files), newest.Format(time.DateTime))
+	return r
+}
+
+// sandboxCheck reports the OS sandbox backend Bash commands will run under.
+func sandboxCheck(ctx context.Context, root string) doctorResult {
+	r := doctorResult{Name: "sandbox"}
+	var notes []string
+	for _, b := range sandbox.Probe() {
+		if b.Available && !r.OK {
+			r.OK = true
+			r.Detail = "backend " + b.Name + ": " + b.Detail
+			continue
+		}
+		notes = append(notes, b.Name+": "+b.Detail)
+	}
+	if !r.OK {
+		r.Detail = strings.Join(notes, "; ")
+		r.Fix = "apt-get install -y bubblewrap; without a backend Bash refuses to run in sandboxed mode (set sandbox.enabled=false in settings to run unsandboxed, at your own risk)"
+	}
 	return r
 }
 

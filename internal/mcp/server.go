@@ -55,13 +55,17 @@ type Server struct {
 	fsys   *os.Root
 	server *sdk.Server
 
+	cancel context.CancelFunc // stops the first index (started by New)
+	wg     sync.WaitGroup     // the first index
+
 	// mu serialises index updates and edits (Lock) against queries (RLock).
 	mu sync.RWMutex
 	ix *index.Index // nil until the first successful open
 }
 
-// New opens the repository's index and builds the MCP server. A first index
-// update that fails is not fatal: it is retried on every call.
+// New builds the MCP server for a repository and starts indexing it in the
+// background. A first index that fails is not fatal: it is retried on every
+// call. Close releases it.
 func New(ctx context.Context, opts Options) (*Server, error) {
 	if opts.Root == "" {
 		opts.Root = "."
@@ -92,11 +96,18 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	s.server = sdk.NewServer(&sdk.Implementation{Name: "grit", Title: "Grit code index", Version: opts.Version},
 		&sdk.ServerOptions{Instructions: instructions(s.root, opts.AllowEdits)})
 	s.addTools()
+	// Index in the background, so that a client's handshake does not wait
+	// for the first index of a large repository; the first call waits for
+	// it through the lock.
+	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	s.cancel = cancel
 	s.mu.Lock()
-	if _, err := s.refreshLocked(ctx); err != nil {
-		s.warn(fmt.Sprintf("first index of %s failed (retried on each call): %v", abs, err))
-	}
-	s.mu.Unlock()
+	s.wg.Go(func() {
+		defer s.mu.Unlock()
+		if _, err := s.refreshLocked(bg); err != nil && bg.Err() == nil {
+			s.warn(fmt.Sprintf("first index of %s failed (retried on each call): %v", abs, err))
+		}
+	})
 	return s, nil
 }
 
@@ -111,8 +122,10 @@ func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
 	return s.server.Run(ctx, t)
 }
 
-// Close closes the index.
+// Close stops the first index if it is still running and closes the index.
 func (s *Server) Close() error {
+	s.cancel()
+	s.wg.Wait()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var err error

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"sort"
 	"strings"
@@ -303,7 +304,13 @@ func (p *openaiProvider) apiError(err error) error {
 	}
 	var ae *openai.Error
 	if errors.As(err, &ae) {
-		typ, msg := errorFields([]byte(ae.RawJSON()))
+		raw := []byte(ae.RawJSON())
+		if len(raw) == 0 && ae.Response != nil && ae.Response.Body != nil {
+			// No {"error": ...} wrapper (vLLM): read the whole body, which
+			// the SDK keeps for us.
+			raw, _ = io.ReadAll(io.LimitReader(ae.Response.Body, 64<<10))
+		}
+		typ, msg := errorFields(raw)
 		if typ == "" {
 			typ = ae.Code
 		}

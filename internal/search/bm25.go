@@ -62,6 +62,12 @@ func (m *BM25) IDF(t string) float64 {
 // Score returns every document's BM25 score for the distinct query terms
 // (each counted once), indexed by document number.
 func (m *BM25) Score(terms []string) []float64 {
+	return m.ScoreWeighted(terms, nil)
+}
+
+// ScoreWeighted is Score with each distinct term's contribution multiplied
+// by its weight (1 when weights lacks it).
+func (m *BM25) ScoreWeighted(terms []string, weights map[string]float64) []float64 {
 	scores := make([]float64, len(m.lens))
 	if len(m.lens) == 0 {
 		return scores
@@ -78,6 +84,9 @@ func (m *BM25) Score(terms []string) []float64 {
 		}
 		seen[t] = true
 		idf := m.IDF(t)
+		if w, ok := weights[t]; ok {
+			idf *= w
+		}
 		for _, p := range ps {
 			f := float64(p.tf)
 			norm := BM25K1 * (1 - BM25B + BM25B*float64(m.lens[p.doc])/avg)

@@ -24,7 +24,8 @@ import (
 // files whose content hash changed.
 type Corpus struct {
 	root     string
-	finger   string
+	finger   string // content hashes of the indexed files
+	quick    string // quickFinger when last checked
 	files    []corpusFile
 	fileIdx  map[string]int // path → index in files
 	fileSet  map[string]bool
@@ -41,15 +42,36 @@ type Corpus struct {
 	edges    map[string][]index.FileEdge // from → edges, both directions merged
 	recent   map[string]float64
 	allPaths []string
+	// nameTok maps a lower-cased name part, stemmed, to the definitions whose name has it.
+	nameTok map[string][]int32
+	// src holds each file's bytes and idents each identifier's occurrences,
+	// for in-process content search; both nil when the repository's source
+	// exceeds maxCorpusSource (ripgrep searches the disk then).
+	src    [][]byte
+	idents map[string]*identPost
 }
+
+// identPost is where one identifier occurs: the innermost definitions that
+// hold it and the files, each sorted and distinct.
+type identPost struct {
+	defs  []int32
+	files []int32
+}
+
+// maxCorpusSource bounds the source a Corpus keeps in memory for in-process
+// content search; larger repositories are searched with ripgrep.
+const maxCorpusSource = 64 << 20
 
 type corpusFile struct {
 	path       string
 	hash       string
 	pathTokens []string
 	isTest     bool
-	first      int // first def index
-	n          int // number of defs
+	isAux      bool     // documentation, examples, benchmarks, build and setup scripts
+	stemToks   []string // name parts of the file name (without extension)
+	dirToks    []string // name parts of its directories
+	first      int      // first def index
+	n          int      // number of defs
 }
 
 // fileDoc is the tokenized content of one file version, cached by hash.
@@ -58,6 +80,10 @@ type fileDoc struct {
 	length int
 	defs   []defDoc // parallel to the file's defs in corpus order
 	nDefs  int
+	src    []byte
+	// idents maps each identifier of the file to the innermost definitions
+	// (file-local index, -1 at module level) holding an occurrence.
+	idents map[string][]int32
 }
 
 type defDoc struct {
@@ -79,6 +105,18 @@ var cache = &corpusCache{corpora: map[string]*Corpus{}, docs: map[string]map[str
 // of indexed files (paths and hashes) changed since the last call for the
 // same root. It reads the files from disk.
 func Prepare(ctx context.Context, ix *index.Index) (*Corpus, error) {
+	root := ix.Root()
+	quick, err := quickFinger(ctx, ix)
+	if err != nil {
+		return nil, err
+	}
+	cache.mu.Lock()
+	c := cache.corpora[root]
+	oldDocs := cache.docs[root]
+	cache.mu.Unlock()
+	if c != nil && c.quick == quick {
+		return c, nil
+	}
 	files, err := ix.Files(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("list indexed files: %w", err)
@@ -88,24 +126,42 @@ func Prepare(ctx context.Context, ix *index.Index) (*Corpus, error) {
 		fmt.Fprintf(h, "%s\x00%s\n", f.Path, f.Hash)
 	}
 	finger := hex.EncodeToString(h.Sum(nil))
-	root := ix.Root()
-	cache.mu.Lock()
-	c := cache.corpora[root]
-	oldDocs := cache.docs[root]
-	cache.mu.Unlock()
 	if c != nil && c.finger == finger {
-		return c, nil
+		c2 := *c
+		c2.quick = quick
+		cache.mu.Lock()
+		cache.corpora[root] = &c2
+		cache.mu.Unlock()
+		return &c2, nil
 	}
 	c, docs, err := buildCorpus(ctx, ix, files, oldDocs)
 	if err != nil {
 		return nil, err
 	}
-	c.finger = finger
+	c.finger, c.quick = finger, quick
 	cache.mu.Lock()
 	cache.corpora[root] = c
 	cache.docs[root] = docs
 	cache.mu.Unlock()
 	return c, nil
+}
+
+// quickFinger summarises the indexed files in one aggregate query: their
+// number, total size, the sum of their modification times and the largest
+// row id. Any write the index records changes a file's mtime (and so the
+// sum), so an unchanged summary means an unchanged corpus; a changed one is
+// checked against the content hashes before anything is rebuilt.
+func quickFinger(ctx context.Context, ix *index.Index) (string, error) {
+	db := ix.DB()
+	if db == nil {
+		return "", nil
+	}
+	var n, size, mtimes, maxID int64
+	err := db.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(size), 0), coalesce(sum(mtime % 1000000007), 0), coalesce(max(id), 0) FROM files WHERE skip = ''`).Scan(&n, &size, &mtimes, &maxID)
+	if err != nil {
+		return "", fmt.Errorf("check the index for changes: %w", err)
+	}
+	return fmt.Sprintf("%d/%d/%d/%d", n, size, mtimes, maxID), nil
 }
 
 func buildCorpus(ctx context.Context, ix *index.Index, files []index.File, oldDocs map[string]*fileDoc) (*Corpus, map[string]*fileDoc, error) {
@@ -139,7 +195,12 @@ func buildCorpus(ctx context.Context, ix *index.Index, files []index.File, oldDo
 			}
 			return ds[i].End > ds[j].End
 		})
-		cf := corpusFile{path: f.Path, hash: f.Hash, pathTokens: pathTokens(f.Path), isTest: IsTestPath(f.Path), first: len(c.defs), n: len(ds)}
+		segs := strings.Split(strings.TrimSuffix(f.Path, path.Ext(f.Path)), "/")
+		var dirToks []string
+		for _, s := range segs[:len(segs)-1] {
+			dirToks = append(dirToks, nameTokens(s)...)
+		}
+		cf := corpusFile{stemToks: nameTokens(segs[len(segs)-1]), dirToks: dirToks, path: f.Path, hash: f.Hash, pathTokens: pathTokens(f.Path), isTest: IsTestPath(f.Path), isAux: IsAuxPath(f.Path), first: len(c.defs), n: len(ds)}
 		c.fileIdx[f.Path] = len(c.files)
 		c.fileSet[f.Path] = true
 		c.files = append(c.files, cf)
@@ -246,9 +307,16 @@ func buildCorpus(ctx context.Context, ix *index.Index, files []index.File, oldDo
 		}
 	}
 	c.nameToks = make([][]string, len(c.defs))
+	c.nameTok = map[string][]int32{}
 	for i, d := range c.defs {
 		c.nameToks[i] = nameTokens(d.Name)
+		for j, t := range c.nameToks[i] {
+			if !slices.Contains(c.nameToks[i][:j], t) {
+				c.nameTok[stem(t)] = append(c.nameTok[stem(t)], int32(i))
+			}
+		}
 	}
+	c.buildIdents(docs)
 	if err := c.loadCallGraph(ctx, ix); err != nil {
 		return nil, nil, err
 	}
@@ -267,13 +335,43 @@ func tokenizeFile(src []byte, defs []index.Def, parents []int, base int) *fileDo
 	memo := map[string][]string{}
 	tf := map[string]int{}
 	n := 0
-	scanIdents(src, func(id string) {
+	idents := map[string][]int32{}
+	var stack []int // open definitions (file-local), innermost last
+	next := 0
+	scanIdentsAt(src, func(id string, off int) {
 		for _, t := range identTokensMemo(memo, id) {
 			tf[t]++
 			n++
 		}
+		for len(stack) > 0 && defs[stack[len(stack)-1]].End <= off {
+			stack = stack[:len(stack)-1]
+		}
+		for next < len(defs) && defs[next].Start <= off {
+			for len(stack) > 0 && defs[stack[len(stack)-1]].End <= defs[next].Start {
+				stack = stack[:len(stack)-1]
+			}
+			stack = append(stack, next)
+			next++
+		}
+		for len(stack) > 0 && defs[stack[len(stack)-1]].End <= off {
+			stack = stack[:len(stack)-1]
+		}
+		in := int32(-1)
+		if len(stack) > 0 {
+			in = int32(stack[len(stack)-1])
+		}
+		ps := idents[id]
+		if len(ps) == 0 || ps[len(ps)-1] != in {
+			idents[id] = append(ps, in)
+		}
 	})
-	fd := &fileDoc{tf: tf, length: n, defs: make([]defDoc, len(defs)), nDefs: len(defs)}
+	for id, ps := range idents {
+		if len(ps) > 1 {
+			slices.Sort(ps)
+			idents[id] = slices.Compact(ps)
+		}
+	}
+	fd := &fileDoc{tf: tf, length: n, defs: make([]defDoc, len(defs)), nDefs: len(defs), src: src, idents: idents}
 	for i, d := range defs {
 		s, e := clamp(d.Start, len(src)), clamp(d.End, len(src))
 		if s >= e {
@@ -333,6 +431,11 @@ func identTokensMemo(memo map[string][]string, id string) []string {
 
 // scanIdents calls f for each ASCII identifier in src (fast path of identRE).
 func scanIdents(src []byte, f func(string)) {
+	scanIdentsAt(src, func(id string, _ int) { f(id) })
+}
+
+// scanIdentsAt is scanIdents with each identifier's byte offset.
+func scanIdentsAt(src []byte, f func(string, int)) {
 	i := 0
 	for i < len(src) {
 		b := src[i]
@@ -347,7 +450,7 @@ func scanIdents(src []byte, f func(string)) {
 				break
 			}
 			if j-i <= 80 {
-				f(string(src[i:j]))
+				f(string(src[i:j]), i)
 			}
 			i = j
 			continue
@@ -378,6 +481,58 @@ func pathTokens(p string) []string {
 		}
 	}
 	return out
+}
+
+// buildIdents merges the files' identifier occurrences into the corpus's
+// postings and keeps their bytes, unless the source is too large to hold
+// (then content search runs ripgrep over the disk).
+func (c *Corpus) buildIdents(docs []*fileDoc) {
+	total := 0
+	for _, d := range docs {
+		total += len(d.src)
+	}
+	if total > maxCorpusSource {
+		return
+	}
+	c.src = make([][]byte, len(docs))
+	c.idents = map[string]*identPost{}
+	for fi, d := range docs {
+		c.src[fi] = d.src
+		f := c.files[fi]
+		for id, ps := range d.idents {
+			p := c.idents[id]
+			if p == nil {
+				p = &identPost{}
+				c.idents[id] = p
+			}
+			p.files = append(p.files, int32(fi))
+			for _, local := range ps {
+				if local >= 0 && int(local) < f.n {
+					p.defs = append(p.defs, int32(f.first)+local)
+				}
+			}
+		}
+	}
+}
+
+// auxDirs and auxFiles name the parts of a repository that are not its
+// code: documentation, examples, benchmarks, release and CI scripts, build
+// and setup files.
+var (
+	auxDirs  = map[string]bool{"doc": true, "docs": true, "example": true, "examples": true, "benchmark": true, "benchmarks": true, "bench": true, "asv_bench": true, "scripts": true, "release": true, ".github": true, ".ci": true, ".circleci": true}
+	auxFiles = map[string]bool{"setup.py": true, "conf.py": true, "noxfile.py": true, "fabfile.py": true, "pavement.py": true, "setupegg.py": true, "versioneer.py": true}
+)
+
+// IsAuxPath reports whether a repository path is documentation, an example,
+// a benchmark, a release or CI script, or a build/setup file.
+func IsAuxPath(p string) bool {
+	segs := strings.Split(p, "/")
+	for _, s := range segs[:len(segs)-1] {
+		if auxDirs[strings.ToLower(s)] {
+			return true
+		}
+	}
+	return auxFiles[strings.ToLower(segs[len(segs)-1])]
 }
 
 // IsTestPath reports whether a repository path is a test file: under a

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"context"
 	"math"
 	"path"
@@ -36,7 +37,18 @@ const (
 	DefinitionBoost = 2.0
 	// TestDemotion scales test files' scores when the task is not about tests:
 	// tests mention everything they test, so they would crowd out the code.
+	// Documentation, examples, benchmarks and setup scripts (IsAuxPath) are
+	// demoted the same way unless the task names them: they mention the
+	// whole API and are rarely where a bug is fixed.
 	TestDemotion = 0.5
+
+	// CodeTermWeight is how much more a lexical term counts when the task
+	// writes it as code (a code span, a snippet, an error message) than as a
+	// prose word: identifiers are chosen, prose words are incidental.
+	CodeTermWeight = 2.0
+	// ErrorMessageScore is the traceback signal of the definition whose
+	// source holds a quoted error message: it is almost always the raise site.
+	ErrorMessageScore = 0.9
 
 	// LexicalFileShare and LexicalSymbolShare split the lexical signal between
 	// the file as a whole (path and content) and the definition's own text.
@@ -56,6 +68,8 @@ const (
 	maxContentTerms = 10        // rarest identifiers given to ripgrep
 	spreadSeeds     = 10        // definitions whose neighbours get spread
 	spreadSeeds2    = 3         // of those, the ones whose neighbours' neighbours do
+	fillerFiles     = 10        // best files whose every definition is ranked, evidence or not
+	maxErrorFrags   = 4         // literal fragments of error messages searched
 )
 
 // Run ranks ix's definitions and files for q. ix should be up to date (the
@@ -73,6 +87,7 @@ func Run(ctx context.Context, ix *index.Index, q Query) (*Result, error) {
 // candidate is one definition's raw signals (0–1 each) and why.
 type candidate struct {
 	sym, path, content, lex, spread, recency, tb float64
+	lexFile                                      float64 // files: the whole-file BM25 part of lex
 	exactDef                                     bool
 	symWhy, spreadWhy, tbWhy                     string
 	contentTerms                                 []string
@@ -80,13 +95,15 @@ type candidate struct {
 
 type queryInfo struct {
 	ex         Extracted
-	terms      []string // distinct lexical terms
+	terms      []string           // distinct lexical terms
+	termW      map[string]float64 // lexical term → weight (CodeTermWeight for code terms)
 	termSet    map[string]bool
 	stemSet    map[string]bool
 	identW     map[string]float64 // exact-case identifier → weight
 	identLower map[string]float64
 	pairs      map[string]bool // "Parent.name" pairs from dotted names
 	aboutTests bool
+	named      map[string]bool // repository files the task writes by path
 	frames     []Frame
 	note       []string
 }
@@ -115,6 +132,10 @@ func (c *Corpus) analyse(q Query) queryInfo {
 			qi.stemSet[stem(t)] = true
 		}
 	}
+	qi.termW = map[string]float64{}
+	for _, t := range qi.ex.CodeToks {
+		qi.termW[t] = CodeTermWeight
+	}
 	qi.identW = map[string]float64{}
 	qi.identLower = map[string]float64{}
 	for _, id := range qi.ex.Idents {
@@ -138,6 +159,12 @@ func (c *Corpus) analyse(q Query) queryInfo {
 	}
 	if aboutTestsRE.MatchString(text) {
 		qi.aboutTests = true
+	}
+	qi.named = map[string]bool{}
+	for _, f := range ResolveFrames(pathFrames(qi.ex.Paths), c.fileSet) {
+		if f.Rel != "" {
+			qi.named[f.Rel] = true
+		}
 	}
 	frames := ParseTraceback(text)
 	n := 0
@@ -217,87 +244,118 @@ func (c *Corpus) Search(ctx context.Context, ix *index.Index, q Query, start tim
 	if err := c.scoreContent(ctx, qi, cands, fileC); err != nil {
 		return nil, err
 	}
-	c.scoreLexical(qi, cands, fileC)
+	defLex := c.scoreLexical(qi, cands, fileC)
 	c.scoreTraceback(qi, cands, fileC)
+	if err := c.scoreErrors(ctx, qi, cands, fileC); err != nil {
+		return nil, err
+	}
 	for i, f := range c.files {
 		fileC[i].recency = c.recent[f.path]
 	}
 	// File-level signals reach each of the file's definitions.
 	for i := range cands {
 		f := &fileC[c.defFile[i]]
-		cands[i].path = f.path
-		cands[i].recency = f.recency
+		cands[i].path, cands[i].recency = f.path, f.recency
 	}
 	c.scoreSpread(cands, fileC)
+	demoted := func(fi int) bool {
+		f := c.files[fi]
+		if qi.named[f.path] {
+			return false
+		}
+		return f.isTest && !qi.aboutTests || f.isAux
+	}
 
-	// Score every definition, then order only the ones that can make the cut.
-	hits := make([]Hit, 0, 4*k)
-	scores := make([]float64, len(cands))
-	var order []int
-	for i := range cands {
-		s := c.signals(&cands[i], c.files[c.defFile[i]].isTest && !qi.aboutTests)
-		if scores[i] = total(s); scores[i] > 0 {
-			order = append(order, i)
-		}
-	}
-	if len(order) > 4*k {
-		// Keep everything scoring at least the 4k-th best, so ties at the
-		// cut are all sorted by the full tie-break.
-		tmp := make([]float64, len(order))
-		for j, i := range order {
-			tmp[j] = scores[i]
-		}
-		sort.Sort(sort.Reverse(sort.Float64Slice(tmp)))
-		cut := tmp[4*k-1]
-		kept := order[:0]
-		for _, i := range order {
-			if scores[i] >= cut {
-				kept = append(kept, i)
-			}
-		}
-		order = kept
-	}
-	for _, i := range order {
-		s := c.signals(&cands[i], c.files[c.defFile[i]].isTest && !qi.aboutTests)
-		h := Hit{Def: c.defs[i], Score: scores[i], Signals: s}
-		if q.Explain {
-			h.Explain = c.explain(&cands[i], s)
-		}
-		hits = append(hits, h)
-	}
-	sortHits(hits)
 	// Files: their own signals plus their best definition's symbol match.
 	for i := range c.files {
 		f := &fileC[i]
 		best := -1
 		for j := c.files[i].first; j < c.files[i].first+c.files[i].n; j++ {
+			if cands[j].sym == 0 {
+				continue
+			}
 			if best < 0 || cands[j].sym > cands[best].sym || cands[j].sym == cands[best].sym && cands[j].exactDef && !cands[best].exactDef {
 				best = j
 			}
 		}
-		if best >= 0 && cands[best].sym > 0 {
+		if best >= 0 {
 			f.sym, f.exactDef, f.symWhy = cands[best].sym, cands[best].exactDef, cands[best].symWhy
 		}
 	}
-	files := make([]FileHit, 0, len(fileC))
+	fileScore := make([]float64, len(c.files))
+	files := make([]FileHit, 0, 4*k)
+	var forder []int
 	for i := range fileC {
-		s := c.signals(&fileC[i], c.files[i].isTest && !qi.aboutTests)
-		score := total(s)
-		if score <= 0 {
+		fileScore[i] = total(c.signals(&fileC[i], demoted(i)))
+		if fileScore[i] > 0 {
+			forder = append(forder, i)
+		}
+	}
+	sort.SliceStable(forder, func(a, b int) bool {
+		x, y := forder[a], forder[b]
+		if fileScore[x] != fileScore[y] {
+			return fileScore[x] > fileScore[y]
+		}
+		return c.files[x].path < c.files[y].path
+	})
+
+	// Definitions: each inherits its file's path, lexical and recency
+	// signals. Rank those with evidence of their own, and every definition
+	// of the best files.
+	inTop := map[int]bool{}
+	for j := 0; j < len(forder) && j < fillerFiles; j++ {
+		inTop[forder[j]] = true
+	}
+	var order []int
+	scores := make(map[int]float64)
+	for i := range cands {
+		x := &cands[i]
+		own := x.sym > 0 || x.content > 0 || x.tb > 0 || x.spread > 0 || defLex[i] > 0
+		fi := c.defFile[i]
+		if !own && !inTop[fi] {
 			continue
 		}
-		fh := FileHit{Path: c.files[i].path, Score: score, Signals: s}
+		if sc := total(c.signals(x, demoted(fi))); sc > 0 {
+			scores[i] = sc
+			order = append(order, i)
+		}
+	}
+	sort.Slice(order, func(a, b int) bool {
+		x, y := order[a], order[b]
+		if scores[x] != scores[y] {
+			return scores[x] > scores[y]
+		}
+		return x < y
+	})
+	// Keep everything scoring at least the 4k-th best, so ties at the cut
+	// are all ordered by the full tie-break.
+	if len(order) > 4*k {
+		cut := scores[order[4*k-1]]
+		n := 4 * k
+		for n < len(order) && scores[order[n]] >= cut {
+			n++
+		}
+		order = order[:n]
+	}
+	hits := make([]Hit, 0, len(order))
+	for _, i := range order {
+		sg := c.signals(&cands[i], demoted(c.defFile[i]))
+		h := Hit{Def: c.defs[i], Score: scores[i], Signals: sg}
 		if q.Explain {
-			fh.Explain = c.explain(&fileC[i], s)
+			h.Explain = c.explain(&cands[i], sg)
+		}
+		hits = append(hits, h)
+	}
+	sortHits(hits)
+	for j := 0; j < len(forder) && j < 4*k; j++ {
+		i := forder[j]
+		sg := c.signals(&fileC[i], demoted(i))
+		fh := FileHit{Path: c.files[i].path, Score: fileScore[i], Signals: sg}
+		if q.Explain {
+			fh.Explain = c.explain(&fileC[i], sg)
 		}
 		files = append(files, fh)
 	}
-	sort.SliceStable(files, func(i, j int) bool {
-		if files[i].Score != files[j].Score {
-			return files[i].Score > files[j].Score
-		}
-		return files[i].Path < files[j].Path
-	})
 	if len(hits) > k {
 		hits = hits[:k]
 	}
@@ -365,67 +423,93 @@ func sortHits(hits []Hit) {
 
 // scoreSymbols is signal 1: identifiers of the task against definition names.
 //
-// A name written in the task scores its context weight (1 in code, ProseWeight
-// in prose) times its rarity in the repository (a name used in every file says
-// little) times how unique the definition is (one of 30 `__init__`s less than
-// the only `col_insert`). "Parent.name" written as a dotted name, or both
-// parts named, scores 1. Otherwise a multi-part name scores half the share of
-// its parts that the task mentions.
+// A name written in the task scores its context weight (Ident.Weight) times
+// its rarity in the repository (a name used in every file says little) times
+// how unique the definition is (one of 30 `__init__`s less than the only
+// `col_insert`); builtin-looking names are discounted by CommonNameDiscount.
+// "Parent.name" written as a dotted name, or both parts named, scores 1.
+// Otherwise a multi-part name scores half the square of the share of its
+// parts (by idf) that the task mentions. Only definitions reachable from the
+// task's names and words are visited.
 func (c *Corpus) scoreSymbols(qi queryInfo, cands []candidate) {
-	for i, d := range c.defs {
-		x := &cands[i]
-		name := d.Name
-		lower := strings.ToLower(name)
-		w := qi.identW[name]
-		why := "named in the task"
-		if w == 0 {
-			if wl := qi.identLower[lower]; wl > 0 {
-				w = 0.5 * wl
-				why = "named in the task (other case)"
-			}
+	visit := map[int]bool{}
+	for name := range qi.identW {
+		for _, i := range c.byName[name] {
+			visit[i] = true
 		}
-		best := 0.0
-		if w > 0 {
-			uniq := 1 / (1 + math.Log(float64(len(c.byName[name]))))
-			best = w * (0.35 + 0.65*c.rarity(lower)) * (0.5 + 0.5*uniq)
-			x.exactDef = w >= 1
-			x.symWhy = why
-		}
-		parent := ""
-		if p := c.parentOf[i]; p >= 0 {
-			parent = c.defs[p].Name
-		} else {
-			parent = strings.TrimSuffix(path.Base(d.Path), path.Ext(d.Path))
-		}
-		if parent != "" && w > 0 {
-			if qi.pairs[parent+"."+name] {
-				best, x.symWhy, x.exactDef = 1, "written as "+parent+"."+name, true
-			} else if wp := qi.identW[parent]; wp >= 1 && w >= 1 && c.parentOf[i] >= 0 {
-				if v := 0.9; v > best {
-					best, x.symWhy = v, "it and its class "+parent+" are both named"
-				}
-			}
-		}
-		if best == 0 {
-			toks := c.nameToks[i]
-			if len(toks) >= 2 {
-				var hit, all float64
-				for _, t := range toks {
-					idf := c.defBM25.IDF(t)
-					all += idf
-					if qi.termSet[t] || qi.stemSet[stem(t)] {
-						hit += idf
-					}
-				}
-				if all > 0 && hit > 0 {
-					cov := hit / all
-					best = 0.5 * cov * cov
-					x.symWhy = "its name's words appear in the task"
-				}
-			}
-		}
-		x.sym = best
 	}
+	for lower := range qi.identLower {
+		for _, i := range c.byLower[lower] {
+			visit[i] = true
+		}
+	}
+	for t := range qi.stemSet {
+		for _, i := range c.nameTok[t] {
+			visit[int(i)] = true
+		}
+	}
+	for i := range visit {
+		c.scoreSymbol(qi, i, &cands[i])
+	}
+}
+
+func (c *Corpus) scoreSymbol(qi queryInfo, i int, x *candidate) {
+	d := c.defs[i]
+	name := d.Name
+	lower := strings.ToLower(name)
+	w := qi.identW[name]
+	why := "named in the task"
+	if w == 0 {
+		if wl := qi.identLower[lower]; wl > 0 {
+			w = 0.5 * wl
+			why = "named in the task (other case)"
+		}
+	}
+	common := IsCommonName(name)
+	if common {
+		w *= CommonNameDiscount
+	}
+	best := 0.0
+	if w > 0 {
+		uniq := 1 / (1 + math.Log(float64(len(c.byName[name]))))
+		best = w * (0.35 + 0.65*c.rarity(lower)) * (0.5 + 0.5*uniq)
+		x.exactDef = w >= 1
+		x.symWhy = why
+	}
+	parent := ""
+	if p := c.parentOf[i]; p >= 0 {
+		parent = c.defs[p].Name
+	} else {
+		parent = strings.TrimSuffix(path.Base(d.Path), path.Ext(d.Path))
+	}
+	if parent != "" && w > 0 {
+		if qi.pairs[parent+"."+name] {
+			best, x.symWhy, x.exactDef = 1, "written as "+parent+"."+name, true
+		} else if wp := qi.identW[parent]; wp >= 1 && w >= 1 && c.parentOf[i] >= 0 {
+			if v := 0.9; v > best {
+				best, x.symWhy = v, "it and its class "+parent+" are both named"
+			}
+		}
+	}
+	if best == 0 {
+		toks := c.nameToks[i]
+		if len(toks) >= 2 {
+			var hit, all float64
+			for _, t := range toks {
+				idf := c.defBM25.IDF(t)
+				all += idf
+				if qi.termSet[t] || qi.stemSet[stem(t)] {
+					hit += idf
+				}
+			}
+			if all > 0 && hit > 0 {
+				cov := hit / all
+				best = 0.5 * cov * cov
+				x.symWhy = "its name's words appear in the task"
+			}
+		}
+	}
+	x.sym = best
 }
 
 // scorePaths is signal 2: the task's paths, dotted module names and words
@@ -472,12 +556,6 @@ func (c *Corpus) scorePaths(qi queryInfo, fileC []candidate) {
 		}
 		// Words: the file stem counts 0.7, the directories 0.3, each part
 		// weighted by its rarity.
-		segs := strings.Split(strings.TrimSuffix(f.path, path.Ext(f.path)), "/")
-		stemToks := nameTokens(segs[len(segs)-1])
-		var dirToks []string
-		for _, s := range segs[:len(segs)-1] {
-			dirToks = append(dirToks, nameTokens(s)...)
-		}
 		share := func(toks []string) float64 {
 			var hit, all float64
 			for _, t := range toks {
@@ -495,11 +573,11 @@ func (c *Corpus) scorePaths(qi queryInfo, fileC []candidate) {
 			}
 			return hit / all
 		}
-		x.path = 0.7*share(stemToks) + 0.3*share(dirToks)
+		x.path = 0.7*share(f.stemToks) + 0.3*share(f.dirToks)
 	}
 }
 
-// contentTerms picks the task's rarest code identifiers for ripgrep.
+// contentTerms picks the task's rarest code identifiers for content search.
 func (c *Corpus) contentTerms(qi queryInfo) []string {
 	type tw struct {
 		t string
@@ -507,7 +585,7 @@ func (c *Corpus) contentTerms(qi queryInfo) []string {
 	}
 	var ts []tw
 	for _, id := range qi.ex.Idents {
-		if id.Weight < 1 || len(id.Name) < 3 {
+		if id.Weight < SnippetWeight || len(id.Name) < 3 {
 			continue
 		}
 		l := strings.ToLower(id.Name)
@@ -532,9 +610,12 @@ func (c *Corpus) contentTerms(qi queryInfo) []string {
 	return out
 }
 
-// scoreContent is signal 3: ripgrep for the rarest task identifiers, each
-// match credited to its innermost enclosing definition and its file. A
-// definition holding the three rarest terms scores 1.
+// scoreContent is signal 3: where the rarest task identifiers occur (whole
+// word, exact case), each occurrence credited to its innermost enclosing
+// definition and its file. A definition holding the three rarest terms
+// scores 1. The search runs in process over the corpus's identifier
+// postings, or with ripgrep when the corpus holds no source (large
+// repositories).
 func (c *Corpus) scoreContent(ctx context.Context, qi queryInfo, cands, fileC []candidate) error {
 	terms := c.contentTerms(qi)
 	if len(terms) == 0 {
@@ -554,43 +635,148 @@ func (c *Corpus) scoreContent(ctx context.Context, qi queryInfo, cands, fileC []
 	if full == 0 {
 		return nil
 	}
-	matches, err := GrepTerms(ctx, c.root, terms, c.allPaths)
-	if err != nil {
-		return err
-	}
-	defTerms := map[int]map[string]bool{}
-	fileTerms := map[int]map[string]bool{}
-	for _, m := range matches {
-		fi, ok := c.fileIdx[m.Path]
-		if !ok {
-			continue
-		}
-		if fileTerms[fi] == nil {
-			fileTerms[fi] = map[string]bool{}
-		}
-		fileTerms[fi][m.Term] = true
-		if di := c.innermost(fi, m.Offset); di >= 0 {
-			if defTerms[di] == nil {
-				defTerms[di] = map[string]bool{}
+	defTerms := map[int][]string{}
+	fileTerms := map[int][]string{}
+	if c.idents != nil {
+		for _, t := range terms {
+			p := c.idents[t]
+			if p == nil {
+				continue
 			}
-			defTerms[di][m.Term] = true
+			for _, fi := range p.files {
+				fileTerms[int(fi)] = append(fileTerms[int(fi)], t)
+			}
+			for _, di := range p.defs {
+				defTerms[int(di)] = append(defTerms[int(di)], t)
+			}
+		}
+	} else {
+		matches, err := GrepTerms(ctx, c.root, terms, c.allPaths)
+		if err != nil {
+			return err
+		}
+		for _, m := range matches {
+			fi, ok := c.fileIdx[m.Path]
+			if !ok {
+				continue
+			}
+			fileTerms[fi] = appendNew(fileTerms[fi], m.Term)
+			if di := c.innermost(fi, m.Offset); di >= 0 {
+				defTerms[di] = appendNew(defTerms[di], m.Term)
+			}
 		}
 	}
-	score := func(set map[string]bool) (float64, []string) {
+	score := func(ts []string) (float64, []string) {
 		s := 0.0
-		var ts []string
-		for t := range set {
+		for _, t := range ts {
 			s += idf[t]
-			ts = append(ts, t)
 		}
 		sort.Strings(ts)
 		return math.Min(1, s/full), ts
 	}
-	for di, set := range defTerms {
-		cands[di].content, cands[di].contentTerms = score(set)
+	for di, ts := range defTerms {
+		cands[di].content, cands[di].contentTerms = score(ts)
 	}
-	for fi, set := range fileTerms {
-		fileC[fi].content, fileC[fi].contentTerms = score(set)
+	for fi, ts := range fileTerms {
+		fileC[fi].content, fileC[fi].contentTerms = score(ts)
+	}
+	return nil
+}
+
+func appendNew(xs []string, x string) []string {
+	for _, y := range xs {
+		if y == x {
+			return xs
+		}
+	}
+	return append(xs, x)
+}
+
+// errorFragRE splits an error message into its literal parts: quoted
+// values, numbers and brackets vary from run to run, the words around them
+// are written in the source.
+var errorFragRE = regexp.MustCompile(`'[^']*'|"[^"]*"|` + "`[^`]*`" + `|\b\d+(?:\.\d+)?\b|[(){}\[\]<>:=,]`)
+
+// errorFragments returns the literal fragments of error messages worth
+// searching for, longest first: at least two words and 12 characters.
+func errorFragments(msgs []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, m := range msgs {
+		for _, f := range errorFragRE.Split(m, -1) {
+			f = strings.TrimSpace(f)
+			f = strings.Trim(f, ".!;")
+			f = strings.TrimSpace(f)
+			if len(f) < 12 || len(strings.Fields(f)) < 2 || seen[f] {
+				continue
+			}
+			seen[f] = true
+			out = append(out, f)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	if len(out) > maxErrorFrags {
+		out = out[:maxErrorFrags]
+	}
+	return out
+}
+
+// scoreErrors credits the definitions whose source holds a literal fragment
+// of an error message quoted in the task (the traceback signal at
+// ErrorMessageScore): the code that raises an error is where its message is
+// written. Candidate files are those holding the fragment's rarest word.
+func (c *Corpus) scoreErrors(ctx context.Context, qi queryInfo, cands, fileC []candidate) error {
+	frags := errorFragments(qi.ex.Errors)
+	for _, frag := range frags {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		var offs []ContentMatch
+		if c.src != nil {
+			rare := ""
+			for _, w := range identRE.FindAllString(frag, -1) {
+				if p := c.idents[w]; p != nil && (rare == "" || len(p.files) < len(c.idents[rare].files)) {
+					rare = w
+				}
+			}
+			if rare == "" {
+				continue
+			}
+			needle := []byte(frag)
+			for _, fi := range c.idents[rare].files {
+				src := c.src[fi]
+				for from := 0; from < len(src); {
+					j := bytes.Index(src[from:], needle)
+					if j < 0 {
+						break
+					}
+					offs = append(offs, ContentMatch{Path: c.files[fi].path, Offset: from + j, Term: frag})
+					from += j + len(needle)
+				}
+			}
+		} else {
+			ms, err := grepFixed(ctx, c.root, frag, c.allPaths)
+			if err != nil {
+				return err
+			}
+			offs = ms
+		}
+		if len(offs) > 10 {
+			continue // a fragment found everywhere is boilerplate, not a raise site
+		}
+		why := "holds the quoted error message \"" + frag + "\""
+		for _, m := range offs {
+			fi, ok := c.fileIdx[m.Path]
+			if !ok {
+				continue
+			}
+			if fileC[fi].tb < ErrorMessageScore {
+				fileC[fi].tb, fileC[fi].tbWhy = ErrorMessageScore, why
+			}
+			if di := c.innermost(fi, m.Offset); di >= 0 && cands[di].tb < ErrorMessageScore {
+				cands[di].tb, cands[di].tbWhy = ErrorMessageScore, why
+			}
+		}
 	}
 	return nil
 }
@@ -627,28 +813,37 @@ func (c *Corpus) innermostLine(fi, line int) int {
 	return best
 }
 
-// scoreLexical is signal 4: BM25 of the task's words over files (path and
-// content) and over definitions (qualified name and own text), each divided
-// by its best score, mixed LexicalFileShare : LexicalSymbolShare.
-func (c *Corpus) scoreLexical(qi queryInfo, cands, fileC []candidate) {
-	fs := c.fileBM25.Score(qi.terms)
-	ds := c.defBM25.Score(qi.terms)
+// scoreLexical is signal 4: BM25 of the task's words (code terms weighted
+// CodeTermWeight) over files (path and content) and over definitions
+// (qualified name and own text), each divided by its best score. A file's
+// lexical signal mixes its own score and its best definition's,
+// LexicalFileShare : LexicalSymbolShare, so a file holding one very relevant
+// function is not lost in a long module; a definition's mixes its file's
+// and its own the same way. It returns each definition's own part.
+func (c *Corpus) scoreLexical(qi queryInfo, cands, fileC []candidate) []float64 {
+	fs := c.fileBM25.ScoreWeighted(qi.terms, qi.termW)
+	ds := c.defBM25.ScoreWeighted(qi.terms, qi.termW)
 	fmax, dmax := maxOf(fs), maxOf(ds)
+	if dmax > 0 {
+		for i := range ds {
+			ds[i] /= dmax
+		}
+	}
 	for i := range fileC {
 		if fmax > 0 {
-			fileC[i].lex = fs[i] / fmax
+			fileC[i].lexFile = fs[i] / fmax
 		}
+		best := 0.0
+		f := c.files[i]
+		for j := f.first; j < f.first+f.n; j++ {
+			best = math.Max(best, ds[j])
+		}
+		fileC[i].lex = LexicalFileShare*fileC[i].lexFile + LexicalSymbolShare*best
 	}
 	for i := range cands {
-		v := 0.0
-		if fmax > 0 {
-			v += LexicalFileShare * fs[c.defFile[i]] / fmax
-		}
-		if dmax > 0 {
-			v += LexicalSymbolShare * ds[i] / dmax
-		}
-		cands[i].lex = v
+		cands[i].lex = LexicalFileShare*fileC[c.defFile[i]].lexFile + LexicalSymbolShare*ds[i]
 	}
+	return ds
 }
 
 func maxOf(xs []float64) float64 {

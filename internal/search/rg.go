@@ -44,9 +44,21 @@ func GrepTerms(ctx context.Context, root string, terms []string, files []string)
 		return nil, nil
 	}
 	if rg := RgPath(); rg != "" {
-		return grepRg(ctx, rg, root, terms, files)
+		return grepRg(ctx, rg, root, terms, files, true)
 	}
-	return grepInProcess(ctx, root, terms, files)
+	return grepInProcess(ctx, root, terms, files, true)
+}
+
+// grepFixed finds the literal string s anywhere in files (not only as a
+// whole word), with rg or in process.
+func grepFixed(ctx context.Context, root, s string, files []string) ([]ContentMatch, error) {
+	if s == "" || len(files) == 0 {
+		return nil, nil
+	}
+	if rg := RgPath(); rg != "" {
+		return grepRg(ctx, rg, root, []string{s}, files, false)
+	}
+	return grepInProcess(ctx, root, []string{s}, files, false)
 }
 
 type rgEvent struct {
@@ -66,9 +78,12 @@ type rgEvent struct {
 	} `json:"data"`
 }
 
-func grepRg(ctx context.Context, rg, root string, terms, files []string) ([]ContentMatch, error) {
-	args := []string{"--json", "--fixed-strings", "--word-regexp", "--case-sensitive",
+func grepRg(ctx context.Context, rg, root string, terms, files []string, words bool) ([]ContentMatch, error) {
+	args := []string{"--json", "--fixed-strings", "--case-sensitive",
 		"--no-config", "--no-ignore", "--hidden", "--max-count", fmt.Sprint(maxMatchesPerFile)}
+	if words {
+		args = append(args, "--word-regexp")
+	}
 	for _, t := range terms {
 		args = append(args, "-e", t)
 	}
@@ -150,7 +165,7 @@ func sortMatches(res []ContentMatch) {
 
 // grepInProcess is the fallback without rg: the same whole-word,
 // case-sensitive search, over the listed files in parallel.
-func grepInProcess(ctx context.Context, root string, terms, files []string) ([]ContentMatch, error) {
+func grepInProcess(ctx context.Context, root string, terms, files []string, words bool) ([]ContentMatch, error) {
 	var mu sync.Mutex
 	var res []ContentMatch
 	ch := make(chan string)
@@ -164,7 +179,7 @@ func grepInProcess(ctx context.Context, root string, terms, files []string) ([]C
 				if err != nil {
 					continue
 				}
-				ms := grepBytes(f, src, terms)
+				ms := grepBytes(f, src, terms, words)
 				mu.Lock()
 				res = append(res, ms...)
 				mu.Unlock()
@@ -186,9 +201,9 @@ func grepInProcess(ctx context.Context, root string, terms, files []string) ([]C
 	return res, nil
 }
 
-// grepBytes finds whole-word occurrences of terms in src, at most
+// grepBytes finds (whole-word, if words) occurrences of terms in src, at most
 // maxMatchesPerFile matching lines, as rg --max-count does.
-func grepBytes(path string, src []byte, terms []string) []ContentMatch {
+func grepBytes(path string, src []byte, terms []string, words bool) []ContentMatch {
 	var res []ContentMatch
 	lines := 0
 	lineNo, lineStart := 1, 0
@@ -207,7 +222,7 @@ func grepBytes(path string, src []byte, terms []string) []ContentMatch {
 				}
 				s := off + i
 				e := s + len(t)
-				if (s == 0 || !isWordByte(line[s-1])) && (e == len(line) || !isWordByte(line[e])) {
+				if !words || (s == 0 || !isWordByte(line[s-1])) && (e == len(line) || !isWordByte(line[e])) {
 					res = append(res, ContentMatch{Path: path, Line: lineNo, Offset: lineStart + s, Term: t})
 					if lastLine != lineNo {
 						lastLine = lineNo

@@ -161,15 +161,50 @@ func isNumber(s string) bool {
 }
 
 // Ident is an identifier found in task text, with how strongly its context
-// marks it as code.
+// marks it as a name the task is about.
 type Ident struct {
 	Name   string  `json:"name"`   // as written: "resolve_redirects", "Session.resolve_redirects"
-	Weight float64 `json:"weight"` // 1 in code (backticks, blocks, calls, dotted, code-shaped); ProseWeight in plain prose
+	Weight float64 `json:"weight"` // 1 named in prose as code or in an error message; SnippetWeight in example code; ProseWeight in plain prose
 }
 
-// ProseWeight is how much a plain prose word counts as a possible identifier:
-// "simplify" in "simplify fails" may be the function, but prose is noisy.
-const ProseWeight = 0.35
+// Context weights of identifiers. A name the reporter writes as code in
+// prose (`Session.resolve_redirects`, `latex()`) or that an error message
+// quotes points at the code to change. A name that only appears in example
+// code is mostly the public API the example calls (Symbol, mkdir, print):
+// good lexical evidence, weak evidence of the location, and it never gets the
+// definition boost. A plain prose word may be a name ("simplify fails"), but
+// prose is noisy.
+const (
+	ProseWeight   = 0.35
+	SnippetWeight = 0.6
+)
+
+// CommonNameDiscount scales the symbol weight of names that look like the
+// language's builtins or its standard library's everyday calls (len, print,
+// mkdir, join): a repository that happens to define one is rarely what an
+// issue calling it is about.
+const CommonNameDiscount = 0.3
+
+// commonNames are Python builtins and the standard library calls that
+// reproduction snippets use all the time.
+var commonNames = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`abs all any ascii bin bool bytearray bytes callable chr classmethod compile complex
+		delattr dict dir divmod enumerate eval exec filter float format frozenset getattr globals hasattr hash help hex
+		id input int isinstance issubclass iter len list locals map max memoryview min next object oct open ord pow
+		print property range repr reversed round set setattr slice sorted staticmethod str sum super tuple type vars zip
+		mkdir makedirs chdir getcwd listdir remove unlink rmdir rmtree exists isfile isdir join split basename dirname
+		abspath realpath walk environ system popen run call check_output check_call copy deepcopy dump dumps load loads
+		read write close append extend update keys values items get pop insert sort time sleep main setup teardown
+		warn warning info debug error exception getLogger basicConfig`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// IsCommonName reports whether name looks like a builtin or everyday
+// standard-library call (see CommonNameDiscount).
+func IsCommonName(name string) bool { return commonNames[name] }
 
 var (
 	fenceRE    = regexp.MustCompile("(?s)```.*?```")
@@ -178,28 +213,37 @@ var (
 	callRE     = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_.]*)\s*\(`)
 	pathRE     = regexp.MustCompile(`(?:[A-Za-z0-9_.-]+/)+[A-Za-z0-9_.-]+\.[A-Za-z]{1,5}\b|\b[A-Za-z0-9_-]+\.(?:py|go|js|ts|rs|java|rb|c|h|cpp)\b`)
 	promptRE   = regexp.MustCompile(`(?m)^\s*(?:>>>|\.\.\.|In \[\d+\]:|\$)\s`)
+	importRE   = regexp.MustCompile(`^\s*(?:>>>\s*|\.\.\.\s*)?(?:from\s+\S+\s+)?import\s`)
+	// errorLineRE is the last line of a Python traceback or a quoted error:
+	// "ValueError: Invalid comparison of non-real I", "TypeError: ...".
+	errorLineRE = regexp.MustCompile(`(?m)^\s*(?:[A-Za-z_][\w.]*\.)?([A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt))\s*:\s*(\S.{3,400})$`)
+	// indentedCodeRE: a line indented four spaces or a tab, outside fences (Markdown code).
+	indentedCodeRE = regexp.MustCompile(`^(?: {4}|\t)\S`)
 )
 
 // Extracted is what ExtractIdents finds in task text.
 type Extracted struct {
-	Idents []Ident  // distinct identifiers, strongest weight kept, in first-seen order
-	Dotted []string // dotted names ("Session.resolve_redirects", "sympy.core.mul")
-	Paths  []string // file paths written in the text
-	Tokens []string // all lexical terms (Tokenize of the whole text), repeated as they occur
+	Idents   []Ident  // distinct identifiers, strongest weight kept, in first-seen order
+	Dotted   []string // dotted names ("Session.resolve_redirects", "sympy.core.mul")
+	Paths    []string // file paths written in the text
+	Tokens   []string // all lexical terms (Tokenize of the whole text), repeated as they occur
+	Errors   []string // messages of the error lines quoted ("Invalid comparison of non-real I")
+	CodeToks []string // lexical terms of the identifiers written as code (prose code spans, snippets, errors)
 }
 
-// ExtractIdents finds identifiers in issue prose: code blocks, inline code,
-// dotted names, calls, paths and code-shaped words (snake_case, camelCase,
-// dunder) count fully; other words count with ProseWeight.
+// ExtractIdents finds identifiers in issue text. In prose, inline code,
+// dotted names, calls and code-shaped words (snake_case, camelCase, dunder)
+// count 1 and other words ProseWeight; in example code (fenced or indented
+// blocks, interactive sessions) names count SnippetWeight, import lines
+// ProseWeight; the identifiers of quoted error messages count 1.
 func ExtractIdents(text string) Extracted {
 	var ex Extracted
 	seen := map[string]int{}
 	add := func(name string, w float64) {
-		name = strings.Trim(name, "._")
-		if name == "" || len(name) > 120 {
+		name = strings.Trim(name, ".")
+		if name == "" || len(name) > 120 || strings.Trim(name, "_") == "" {
 			return
 		}
-		// keep dunder names whole
 		if i, ok := seen[name]; ok {
 			if w > ex.Idents[i].Weight {
 				ex.Idents[i].Weight = w
@@ -213,32 +257,31 @@ func ExtractIdents(text string) Extracted {
 		seen[name] = len(ex.Idents)
 		ex.Idents = append(ex.Idents, Ident{Name: name, Weight: w})
 	}
-	addDunderAware := func(raw string, w float64) {
+	addAll := func(raw string, w float64) {
 		for _, id := range identRE.FindAllString(raw, -1) {
 			if isStop(strings.ToLower(id)) && !strings.Contains(id, "_") {
-				continue
-			}
-			if strings.HasPrefix(id, "__") && strings.HasSuffix(id, "__") && len(id) > 4 {
-				add(id, w) // "__init__" stays whole
 				continue
 			}
 			add(id, w)
 		}
 	}
-	// Code: fenced blocks and inline backticks.
+	// Split the text into prose and code: fenced blocks, indented blocks and
+	// interactive-session lines are code.
 	var code []string
-	for _, m := range fenceRE.FindAllString(text, -1) {
+	prose := fenceRE.ReplaceAllStringFunc(text, func(m string) string {
 		code = append(code, m)
-	}
-	for _, m := range backtickRE.FindAllStringSubmatch(fenceRE.ReplaceAllString(text, " "), -1) {
-		code = append(code, m[1])
-	}
-	// Interactive sessions and traceback lines outside fences are code too.
-	for _, line := range strings.Split(text, "\n") {
-		if promptRE.MatchString(line) {
+		return "\n"
+	})
+	var proseLines []string
+	for _, line := range strings.Split(prose, "\n") {
+		if promptRE.MatchString(line) || indentedCodeRE.MatchString(line) {
 			code = append(code, line)
+			continue
 		}
+		proseLines = append(proseLines, line)
 	}
+	prose = strings.Join(proseLines, "\n")
+
 	seenDotted := map[string]bool{}
 	for _, m := range dottedRE.FindAllString(text, -1) {
 		if looksLikeSentenceEnd(m) {
@@ -256,26 +299,54 @@ func ExtractIdents(text string) Extracted {
 			ex.Paths = append(ex.Paths, m)
 		}
 	}
-	for _, c := range code {
-		addDunderAware(c, 1)
+	var codeText strings.Builder
+	// Error messages: the strongest words of a report.
+	for _, m := range errorLineRE.FindAllStringSubmatch(text, -1) {
+		msg := strings.TrimSpace(m[2])
+		ex.Errors = append(ex.Errors, msg)
+		addAll(msg, 1)
+		codeText.WriteString(msg + "\n")
 	}
-	for _, d := range ex.Dotted {
-		for _, part := range strings.Split(d, ".") {
+	// Prose: inline code, dotted names, calls and code-shaped words count fully.
+	for _, m := range backtickRE.FindAllStringSubmatch(prose, -1) {
+		addAll(m[1], 1)
+		codeText.WriteString(m[1] + "\n")
+	}
+	for _, m := range dottedRE.FindAllString(prose, -1) {
+		if looksLikeSentenceEnd(m) {
+			continue
+		}
+		for _, part := range strings.Split(m, ".") {
 			add(part, 1)
 		}
+		codeText.WriteString(m + "\n")
 	}
-	for _, m := range callRE.FindAllStringSubmatch(text, -1) {
+	for _, m := range callRE.FindAllStringSubmatch(prose, -1) {
 		parts := strings.Split(m[1], ".")
 		add(parts[len(parts)-1], 1)
+		codeText.WriteString(m[1] + "\n")
 	}
-	for _, id := range identRE.FindAllString(text, -1) {
+	// Code: names in example code count SnippetWeight, imports ProseWeight.
+	for _, c := range code {
+		for _, line := range strings.Split(c, "\n") {
+			if importRE.MatchString(line) {
+				addAll(line, ProseWeight)
+				continue
+			}
+			addAll(line, SnippetWeight)
+			codeText.WriteString(line + "\n")
+		}
+	}
+	for _, id := range identRE.FindAllString(prose, -1) {
 		if codeShaped(id) {
 			add(id, 1)
+			codeText.WriteString(id + "\n")
 		} else {
 			add(id, ProseWeight)
 		}
 	}
 	ex.Tokens = Tokenize(text)
+	ex.CodeToks = Tokenize(codeText.String())
 	return ex
 }
 

@@ -46,15 +46,18 @@ func TestTokenize(t *testing.T) {
 
 func TestExtractIdents(t *testing.T) {
 	text := "Calling `Session.resolve_redirects` drops the fragment.\n" +
-		"```python\n>>> s.send(req)\n```\n" +
-		"See requests/sessions.py; make_request() breaks and the cookie jar too."
+		"```python\n>>> from requests import Session\n>>> s.send(req)\n```\n" +
+		"See requests/sessions.py; make_request() breaks and the cookie jar too.\n" +
+		"ValueError: Invalid header_name 'X-Foo' for prepare"
 	ex := ExtractIdents(text)
 	weights := map[string]float64{}
 	for _, id := range ex.Idents {
 		weights[id.Name] = id.Weight
 	}
 	for name, want := range map[string]float64{
-		"Session": 1, "resolve_redirects": 1, "send": 1, "make_request": 1, "fragment": ProseWeight, "cookie": ProseWeight,
+		"Session": 1, "resolve_redirects": 1, "send": SnippetWeight, "make_request": 1, "fragment": ProseWeight, "cookie": ProseWeight,
+		"requests":    ProseWeight,                   // only in an import line and a path
+		"header_name": 1, "Invalid": 1, "prepare": 1, // from the error message
 	} {
 		if weights[name] != want {
 			t.Errorf("ExtractIdents: weight of %q = %v, want %v", name, weights[name], want)
@@ -64,6 +67,9 @@ func TestExtractIdents(t *testing.T) {
 		if _, ok := weights[stop]; ok {
 			t.Errorf("ExtractIdents kept stop word %q", stop)
 		}
+	}
+	if diff := cmp.Diff([]string{"Invalid header_name 'X-Foo' for prepare"}, ex.Errors); diff != "" {
+		t.Errorf("ExtractIdents error messages (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]string{"Session.resolve_redirects", "s.send", "sessions.py"}, ex.Dotted); diff != "" {
 		t.Errorf("ExtractIdents dotted names (-want +got):\n%s", diff)
@@ -103,5 +109,40 @@ func TestBM25(t *testing.T) {
 	}
 	if m.IDF("apple") >= m.IDF("cherry") {
 		t.Errorf("IDF(apple) = %v, want < IDF(cherry) = %v", m.IDF("apple"), m.IDF("cherry"))
+	}
+}
+
+func TestErrorFragments(t *testing.T) {
+	tests := []struct {
+		name string
+		msgs []string
+		want []string
+	}{
+		{"quoted values split out", []string{"Invalid comparison of non-real 'I' with 3"}, []string{"Invalid comparison of non-real"}},
+		{"short fragments dropped", []string{"can't do it: x"}, nil},
+		{"longest first", []string{"unsupported operand type(s) for +: 'int' and 'NoneType'"}, []string{"unsupported operand type"}},
+	}
+	for _, tt := range tests {
+		if got := errorFragments(tt.msgs); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: errorFragments(%q) = %q, want %q", tt.name, tt.msgs, got, tt.want)
+		}
+	}
+}
+
+func TestIsAuxPath(t *testing.T) {
+	tests := map[string]bool{
+		"docs/conf.py":                   true,
+		"doc/src/conf.py":                true,
+		"setup.py":                       true,
+		"examples/advanced/fem.py":       true,
+		"scripts/release.py":             true,
+		"sympy/printing/latex.py":        false,
+		"src/_pytest/config/__init__.py": false,
+		"requests/models.py":             false,
+	}
+	for p, want := range tests {
+		if got := IsAuxPath(p); got != want {
+			t.Errorf("IsAuxPath(%q) = %v, want %v", p, got, want)
+		}
 	}
 }

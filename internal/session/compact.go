@@ -152,6 +152,15 @@ func (c *Compactor) Reset() {
 	c.stale = c.lastSeen
 }
 
+// Observe records that the last request held the first sent messages of
+// the conversation and that the provider counted it as last: a resumed
+// session's last usage record.
+func (c *Compactor) Observe(sent int, last provider.Usage) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sentLen, c.counted, c.lastSeen = sent, sent, last
+}
+
 // Spent is the usage of the summary calls so far.
 func (c *Compactor) Spent() provider.Usage {
 	c.mu.Lock()
@@ -240,11 +249,8 @@ func (c *Compactor) Compact(ctx context.Context, messages []provider.Message) ([
 	focus, stuck := c.focus, c.stuck
 	c.focus = ""
 	c.mu.Unlock()
-	threshold := Threshold(c.Window)
 	if stuck > 0 {
-		return nil, fmt.Errorf("%w: %d tokens after the last compaction, threshold %d (a %d-token window less a %d-token reserve), and the system prompt, context files and tools alone take about %d. "+
-			"Not compacting again: run /clear to start afresh, shorten the context files or memory (see /context), or use a model with a larger window",
-			ErrCompactionStuck, stuck, threshold, c.Window, Reserve(c.Window), int(c.Scale()*float64(c.overhead())))
+		return nil, c.stuckError(stuck)
 	}
 	if c.Provider == nil || c.Provider() == nil {
 		return nil, errors.New("compact: no model to write the summary")
@@ -279,12 +285,26 @@ func (c *Compactor) Compact(ctx context.Context, messages []provider.Message) ([
 	c.stale = c.lastSeen
 	c.sentLen, c.counted = 0, 0
 	after := c.scaled(c.overhead() + EstimateMessages(out))
-	if c.Window > 0 && after >= threshold {
+	c.stuck = 0
+	if c.Window > 0 && after >= Threshold(c.Window) {
+		// Going on would compact the summary again at once: keep it, stop.
 		c.stuck = after
-	} else {
-		c.stuck = 0
+		return out, c.stuckErrorLocked(after)
 	}
 	return out, nil
+}
+
+// stuckError explains why the conversation is not compacted again.
+func (c *Compactor) stuckError(after int) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.stuckErrorLocked(after)
+}
+
+func (c *Compactor) stuckErrorLocked(after int) error {
+	return fmt.Errorf("%w: %d tokens after compacting, threshold %d (a %d-token window less a %d-token reserve), and the system prompt, context files and tools alone take about %d. "+
+		"Not compacting again: run /clear to start afresh, shorten the context files or memory (see /context), or use a model with a larger window",
+		ErrCompactionStuck, after, Threshold(c.Window), c.Window, Reserve(c.Window), c.scaled(c.overhead()))
 }
 
 // Summary request bounds.

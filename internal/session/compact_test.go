@@ -111,8 +111,8 @@ func TestShouldCompactThreshold(t *testing.T) {
 		want     bool
 	}{
 		{"unknown window never", 0, 0, conversation(100_000), provider.Usage{}, false},
-		{"estimate under", window, 500, conversation(3_600), provider.Usage{}, false},       // 500 + ~1,020
-		{"estimate over", window, 500, conversation(7_200), provider.Usage{}, true},         // 500 + ~2,020
+		{"estimate under", window, 500, conversation(3_600), provider.Usage{}, false}, // 500 + ~1,020
+		{"estimate over", window, 500, conversation(7_200), provider.Usage{}, true},   // 500 + ~2,020
 		{"one message is never compacted", window, 3_000, conversation(0)[:1], provider.Usage{}, false},
 		{"provider count over", window, 0, conversation(10), provider.Usage{InputTokens: 1_500, CacheReadTokens: 600}, true},
 		{"provider count under", window, 0, conversation(10), provider.Usage{InputTokens: 900}, false},
@@ -182,8 +182,8 @@ func TestCompactStuckDoesNotLoop(t *testing.T) {
 		t.Fatal("ShouldCompact = false, want true")
 	}
 	out, err := c.Compact(context.Background(), msgs)
-	if err != nil {
-		t.Fatalf("first Compact: %v", err)
+	if !errors.Is(err, ErrCompactionStuck) || len(out) != 1 {
+		t.Fatalf("first Compact = %d messages, %v; want the summary and ErrCompactionStuck", len(out), err)
 	}
 	if !c.ShouldCompact(out, provider.Usage{}) {
 		t.Fatal("ShouldCompact after a compaction that did not fit = false, want true (so Compact can say why it stops)")

@@ -13,9 +13,11 @@ import (
 // named is a tool with a name and a description that answers "ok".
 type named struct{ name, desc string }
 
-func (n named) Name() string            { return n.name }
-func (n named) Description() string     { return n.desc }
-func (n named) Schema() json.RawMessage { return json.RawMessage(`{"type":"object","properties":{"x":{"type":"string"}}}`) }
+func (n named) Name() string        { return n.name }
+func (n named) Description() string { return n.desc }
+func (n named) Schema() json.RawMessage {
+	return json.RawMessage(`{"type":"object","properties":{"x":{"type":"string"}}}`)
+}
 func (n named) Run(context.Context, *tool.Env, json.RawMessage) (tool.Result, error) {
 	return tool.Result{Content: "ok"}, nil
 }

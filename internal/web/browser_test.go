@@ -152,8 +152,8 @@ func TestBrowser(t *testing.T) {
 	if id := eval(`document.activeElement.id`); id != "q" {
 		t.Errorf("after '/' the focus is on %q, want the search box", id)
 	}
+	eval(`document.getElementById('q').value = '', ''`) // CDP's char event types the '/' that a browser's keydown handler suppresses
 	do(
-		chromedp.SetValue(css("#q"), ""), // CDP's char event types the '/' that a browser's keydown handler suppresses
 		chromedp.KeyEvent("get_adapter raises InvalidSchema when no adapter prefix matches the url"),
 		chromedp.KeyEvent(kb.Enter),
 		chromedp.WaitVisible(css("#hit-0")),

@@ -6,8 +6,22 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
+
+// cpuTime is this process's user+system CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU reports CPU time per op next to the (load-sensitive) wall time.
+func reportCPU(b *testing.B, start time.Duration) {
+	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+}
 
 type benchFile struct {
 	path string
@@ -52,6 +66,8 @@ func BenchmarkParseOnly(b *testing.B) {
 	files, total := benchFiles(b)
 	p := New()
 	b.SetBytes(total)
+	start := cpuTime()
+	defer func() { reportCPU(b, start) }()
 	for b.Loop() {
 		for _, f := range files {
 			if err := p.ParseOnly(f.path, f.src); err != nil {
@@ -67,6 +83,8 @@ func BenchmarkParse(b *testing.B) {
 	p := New()
 	ctx := context.Background()
 	b.SetBytes(total)
+	start := cpuTime()
+	defer func() { reportCPU(b, start) }()
 	for b.Loop() {
 		for _, f := range files {
 			if _, err := p.Parse(ctx, f.path, f.src); err != nil {
