@@ -296,7 +296,7 @@ type chat struct {
 	e     *env
 	s     *app.AgentSession
 	layer *app.ContextLayer // context files, memory, skills, compaction
-	lines <-chan string // the user's input lines; closed at EOF
+	lines <-chan string     // the user's input lines; closed at EOF
 	quit  bool
 	// streaming says model text is being printed and needs a newline.
 	streaming bool

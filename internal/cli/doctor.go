@@ -128,7 +128,7 @@ func newDoctorCmd(e *env) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "doctor [PATH]",
-		Short: "Check what Grit needs: git, rg, ctags, bwrap, chromium and the index",
+		Short: "Check what Grit needs: git, rg, the index, the sandbox, and which models answer",
 		Long: `Doctor checks the programs Grit uses and the state of the index of the
 repository at PATH (default: the current directory), and prints a fix for each
 thing that is missing or broken. It exits non-zero when something Grit needs for
@@ -151,6 +151,7 @@ its main job (git, rg, a healthy index) is not there.`,
 				results = append(results, r)
 				failed = failed || (!r.OK && r.Needed)
 			}
+			results = append(results, providerChecks(e.ctx, root)...)
 			if asJSON {
 				if err := writeJSON(e.Out, results); err != nil {
 					return err

@@ -44,7 +44,12 @@ A non-loopback address is refused unless --token is given explicitly.`,
   grit mcp .                                  # stdio, read-only tools
   grit mcp --allow-edits ~/src/project        # also edit_function
   grit mcp --http 127.0.0.1:8765 .            # HTTP on loopback; token on stderr`,
-		Args: cobra.MaximumNArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return usageErrorf("grit mcp serves one repository: give at most one PATH (got %d)", len(args))
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			root := "."
 			if len(args) == 1 {

@@ -134,5 +134,8 @@ type Parsed struct {
 	Calls   []Call   // CallerID is filled in by the index; Caller holds the enclosing QName
 	Imports []Import // Path and Resolved are filled in by the index
 	Refs    []string // other identifiers referenced (for file edges), may repeat
+	// RefCounts, if set, has one entry per Refs entry: how many times that
+	// name is referenced (a parser that counts need not repeat names).
+	RefCounts []int
 	Errors  int      // count of ERROR/MISSING nodes (the file is indexed anyway)
 }

@@ -9,7 +9,7 @@ const schemaAppID = 0x47524954
 // released migration: append one.
 var schema = store.Schema{
 	AppID:      schemaAppID,
-	Migrations: []string{migration1 + indexSQL()},
+	Migrations: []string{migration1 + migration1Indexes, migration2 + indexSQL()},
 }
 
 const migration1 = `
@@ -71,15 +71,89 @@ CREATE TABLE file_edges(
 ) WITHOUT ROWID;
 `
 
+const migration1Indexes = `
+CREATE INDEX defs_file ON defs(file_id, start);
+CREATE INDEX defs_name ON defs(name_id);
+CREATE INDEX calls_file ON calls(file_id, caller_id);
+CREATE INDEX calls_callee ON calls(callee_id);
+CREATE INDEX imports_file ON imports(file_id);
+CREATE INDEX refs_name ON refs(name_id);
+CREATE INDEX file_edges_to ON file_edges(to_id);
+`
+
+// migration2 makes the database less than half the source's size. The index
+// is a cache, so it starts over (the next Update is a cold build):
+//   - file edges are no longer stored: they are derived on read from refs
+//     and the definitions' names (edges.go), so nothing is recomputed when a
+//     file changes;
+//   - refs are one row per file, the (name id, count) pairs packed in a blob;
+//   - defs lose parent (it is qname without its last component);
+//   - calls are keyed by (file, caller, name) without a rowid, and only
+//     resolved calls are indexed by callee.
+const migration2 = `
+DROP TABLE IF EXISTS file_edges;
+DROP TABLE IF EXISTS refs;
+DROP TABLE IF EXISTS calls;
+DROP TABLE IF EXISTS imports;
+DROP TABLE IF EXISTS defs;
+DROP TABLE IF EXISTS names;
+DROP TABLE IF EXISTS files;
+CREATE TABLE files(
+	id INTEGER PRIMARY KEY,
+	path TEXT NOT NULL UNIQUE,
+	lang TEXT NOT NULL,
+	size INTEGER NOT NULL,
+	mtime INTEGER NOT NULL,        -- Unix nanoseconds
+	hash BLOB NOT NULL,            -- SHA-256
+	errors INTEGER NOT NULL,       -- ERROR/MISSING nodes
+	skip TEXT NOT NULL DEFAULT ''  -- why the file is not indexed, '' if it is
+);
+CREATE TABLE names(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE defs(
+	id INTEGER PRIMARY KEY,
+	file_id INTEGER NOT NULL,
+	name_id INTEGER NOT NULL,
+	qname TEXT NOT NULL,           -- the parent is qname up to its last '.'
+	kind INTEGER NOT NULL,
+	start INTEGER NOT NULL, "end" INTEGER NOT NULL,
+	name_start INTEGER NOT NULL, name_end INTEGER NOT NULL,
+	start_line INTEGER NOT NULL, start_col INTEGER NOT NULL,
+	end_line INTEGER NOT NULL, end_col INTEGER NOT NULL,
+	signature TEXT NOT NULL,
+	doc TEXT NOT NULL
+);
+-- One row per (file, caller, callee name): the pair is stored once, its call
+-- sites packed in sites as varint (offset delta, line delta) pairs.
+CREATE TABLE calls(
+	file_id INTEGER NOT NULL,
+	caller_id INTEGER NOT NULL,    -- 0 at module level
+	name_id INTEGER NOT NULL,
+	callee_id INTEGER NOT NULL,    -- resolved definition, 0 if unresolved
+	n INTEGER NOT NULL,
+	sites BLOB NOT NULL,
+	PRIMARY KEY(file_id, caller_id, name_id)
+) WITHOUT ROWID;
+CREATE TABLE imports(
+	file_id INTEGER NOT NULL,
+	module TEXT NOT NULL,
+	names TEXT NOT NULL,           -- space-separated
+	alias TEXT NOT NULL,
+	resolved_id INTEGER NOT NULL,  -- files.id, 0 if external
+	line INTEGER NOT NULL
+);
+-- The names a file refers to: varint (name id delta, count) pairs, by name id.
+CREATE TABLE refs(
+	file_id INTEGER PRIMARY KEY,
+	names BLOB NOT NULL
+);
+`
+
 // secondaryIndexes are dropped before a cold build and created after it.
 var secondaryIndexes = []struct{ name, def string }{
 	{"defs_file", "defs(file_id, start)"},
 	{"defs_name", "defs(name_id)"},
-	{"calls_file", "calls(file_id, caller_id)"},
-	{"calls_callee", "calls(callee_id)"},
+	{"calls_callee", "calls(callee_id) WHERE callee_id != 0"},
 	{"imports_file", "imports(file_id)"},
-	{"refs_name", "refs(name_id)"},
-	{"file_edges_to", "file_edges(to_id)"},
 }
 
 func indexSQL() string {

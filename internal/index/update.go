@@ -169,38 +169,40 @@ func (ix *Index) update(ctx context.Context, only []string) (Stats, error) {
 		}
 		toRead = append(toRead, s)
 	}
-	results, err := ix.readAndParse(ctx, toRead, stored)
-	if err != nil {
-		return st, err
-	}
-	var changed []*parsedFile
-	touched := 0
-	for _, r := range results {
-		switch {
-		case r.same:
-			st.Reused++
-			touched++
-			changed = append(changed, r)
-		default:
-			if r.skip != "" {
-				st.Skipped = append(st.Skipped, Skipped{Path: r.seen.path, Reason: r.skip})
-			} else {
-				st.Parsed++
-			}
-			changed = append(changed, r)
-		}
-	}
 	for _, p := range removed {
 		if stored[p].skip == "" {
 			st.Removed++
 		}
 	}
-	if len(changed) > 0 || len(removed) > 0 {
+	if len(toRead) > 0 || len(removed) > 0 {
+		// Files are parsed on all cores and streamed, in path order, to the
+		// one writer: only a window of parse results is held in memory.
 		w := &writer{ix: ix, stored: stored}
-		if err := ix.db.Write(ctx, func(tx *sql.Tx) error {
+		err := ix.db.Write(ctx, func(tx *sql.Tx) error {
 			w.tx = tx
-			return w.apply(ctx, changed, removed)
-		}); err != nil {
+			if err := w.begin(ctx, len(toRead), removed); err != nil {
+				return err
+			}
+			err := ix.parseStream(ctx, toRead, stored, func(r *parsedFile) error {
+				switch {
+				case r.same:
+					st.Reused++
+				case r.skip != "":
+					st.Skipped = append(st.Skipped, Skipped{Path: r.seen.path, Reason: r.skip})
+				default:
+					st.Parsed++
+				}
+				return w.add(ctx, r)
+			})
+			if err != nil {
+				return err
+			}
+			return w.finish(ctx)
+		})
+		if err != nil {
+			if ctx.Err() != nil {
+				return st, ctx.Err()
+			}
 			return st, fmt.Errorf("update: %w", store.Classify(err))
 		}
 	}
@@ -233,44 +235,70 @@ func (ix *Index) statOnly(paths []string, stored map[string]*storedFile) (seen [
 	return seen, removed, skipped
 }
 
-// readAndParse reads and parses files on all cores; results keep input order.
-func (ix *Index) readAndParse(ctx context.Context, files []seenFile, stored map[string]*storedFile) ([]*parsedFile, error) {
-	out := make([]*parsedFile, len(files))
-	if len(files) == 0 {
-		return out, nil
+// parseStream reads and parses files on all cores and calls each with the
+// results in input order, from the calling goroutine. At most a window of
+// results waits in memory; an error from each stops the stream.
+func (ix *Index) parseStream(ctx context.Context, files []seenFile, stored map[string]*storedFile, each func(*parsedFile) error) error {
+	n := len(files)
+	if n == 0 {
+		return nil
 	}
-	workers := min(runtime.GOMAXPROCS(0), len(files))
-	var next, done int
-	var mu sync.Mutex
+	workers := min(runtime.GOMAXPROCS(0), n)
+	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
+	defer func() {
+		cancel() // before Wait: the feeder and the workers stop
+		wg.Wait()
+	}()
+	slots := make([]chan *parsedFile, n) // buffered: a worker never blocks on a slot
+	for i := range slots {
+		slots[i] = make(chan *parsedFile, 1)
+	}
+	tokens := make(chan struct{}, 4*workers) // the window
+	jobs := make(chan int)
+	go func() {
+		defer close(jobs)
+		for i := range n {
+			select {
+			case tokens <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case jobs <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for {
-				mu.Lock()
-				i := next
-				next++
-				mu.Unlock()
-				if i >= len(files) || ctx.Err() != nil {
-					return
-				}
-				out[i] = ix.readOne(ctx, files[i], stored[files[i].path])
-				if ix.opts.Progress != nil {
-					mu.Lock()
-					done++
-					d := done
-					ix.opts.Progress(d, len(files))
-					mu.Unlock()
-				}
+			for i := range jobs {
+				slots[i] <- ix.readOne(ctx, files[i], stored[files[i].path])
 			}
 		}()
 	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	for i := range n {
+		var r *parsedFile
+		select {
+		case r = <-slots[i]:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if err := ctx.Err(); err != nil {
+			return err // r may be "interrupted"
+		}
+		<-tokens
+		if ix.opts.Progress != nil {
+			ix.opts.Progress(i+1, n)
+		}
+		if err := each(r); err != nil {
+			return err
+		}
 	}
-	return out, nil
+	return nil
 }
 
 func (ix *Index) readOne(ctx context.Context, s seenFile, old *storedFile) *parsedFile {

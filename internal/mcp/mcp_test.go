@@ -441,7 +441,7 @@ func TestIndexStaysCurrent(t *testing.T) {
 	}
 
 	for _, tc := range []struct {
-		name  string
+		name   string
 		break_ func(db string) error
 	}{
 		{"deleted", func(db string) error { return os.Remove(db) }},

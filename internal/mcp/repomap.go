@@ -19,7 +19,7 @@ const (
 	Damping = 0.85
 	// pageRankIterations bounds the power iteration; it stops earlier once
 	// the total change falls under pageRankTolerance.
-	pageRankIterations = 100
+	pageRankIterations = 200
 	pageRankTolerance  = 1e-12
 	// mapSeedHits is how many search hits seed the personalisation: enough to
 	// cover the files a task touches, few enough that noise does not.

@@ -45,6 +45,8 @@ func TestPageRank(t *testing.T) {
 		sum := 0.0
 		for i := range got {
 			sum += got[i]
+		}
+		for i := range got {
 			if math.Abs(got[i]-tc.want[i]) > 1e-9 {
 				t.Errorf("%s: pageRank = %v, want %v", tc.name, got, tc.want)
 				break

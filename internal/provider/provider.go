@@ -92,7 +92,9 @@ const (
 	StopContextLimit StopReason = "model_context_window_exceeded"
 )
 
-// Usage counts tokens of one call.
+// Usage counts tokens of one call. As in the Anthropic API, InputTokens
+// excludes the cached input: OpenAI's prompt_tokens is split into
+// InputTokens and CacheReadTokens (prompt_tokens_details.cached_tokens).
 type Usage struct {
 	InputTokens      int `json:"input_tokens"`
 	OutputTokens     int `json:"output_tokens"`

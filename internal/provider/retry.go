@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
@@ -67,8 +68,13 @@ func (r *retrier) do(ctx context.Context, onEvent func(Event), call func(ctx con
 		}
 		resp, err := call(ctx, emit)
 		var apiErr *APIError
-		if err == nil || emitted || attempt >= r.maxRetries || ctx.Err() != nil ||
-			!errors.As(err, &apiErr) || !apiErr.Retryable() {
+		if err == nil || emitted || ctx.Err() != nil || !errors.As(err, &apiErr) || !apiErr.Retryable() {
+			return resp, err
+		}
+		if attempt >= r.maxRetries {
+			if attempt > 0 {
+				err = fmt.Errorf("%w (still failing after %d retries)", err, attempt)
+			}
 			return resp, err
 		}
 		if err := r.sleep(ctx, r.wait(attempt, apiErr.RetryAfter)); err != nil {

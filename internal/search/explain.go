@@ -22,7 +22,7 @@ func (c *Corpus) explain(x *candidate, s Signals) []string {
 	add(s.DefBoost, "definition boost: this is where the name is defined (×%.1f on symbol)", DefinitionBoost)
 	add(s.Path, "path: the file's path matches the task (%.2f of a full match)", x.path)
 	if len(x.contentTerms) > 0 {
-		add(s.Content, "content: ripgrep finds %s in it", quoteAll(x.contentTerms))
+		add(s.Content, "content: the task's identifiers %s occur in it", quoteAll(x.contentTerms))
 	}
 	add(s.Lexical, "lexical: BM25 of the task's words, %.2f of the best", x.lex)
 	add(s.Spread, "spread: %s", x.spreadWhy)

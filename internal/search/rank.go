@@ -767,8 +767,8 @@ func (c *Corpus) scoreErrors(ctx context.Context, qi queryInfo, cands, fileC []c
 		why := "holds the quoted error message \"" + frag + "\""
 		for _, m := range offs {
 			fi, ok := c.fileIdx[m.Path]
-			if !ok {
-				continue
+			if !ok || c.files[fi].isTest && !qi.aboutTests {
+				continue // a test's assertion message points at the test, not the code
 			}
 			if fileC[fi].tb < ErrorMessageScore {
 				fileC[fi].tb, fileC[fi].tbWhy = ErrorMessageScore, why

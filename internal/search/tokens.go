@@ -274,6 +274,11 @@ func ExtractIdents(text string) Extracted {
 	})
 	var proseLines []string
 	for _, line := range strings.Split(prose, "\n") {
+		if m := goTestRE.FindStringIndex(line); m != nil {
+			// a go test failure line: its message is an error message
+			ex.Errors = append(ex.Errors, strings.TrimSpace(line[m[1]:]))
+			continue
+		}
 		if promptRE.MatchString(line) || indentedCodeRE.MatchString(line) {
 			code = append(code, line)
 			continue
@@ -302,9 +307,14 @@ func ExtractIdents(text string) Extracted {
 	var codeText strings.Builder
 	// Error messages: the strongest words of a report.
 	for _, m := range errorLineRE.FindAllStringSubmatch(text, -1) {
-		msg := strings.TrimSpace(m[2])
-		ex.Errors = append(ex.Errors, msg)
+		ex.Errors = append(ex.Errors, strings.TrimSpace(m[2]))
+	}
+	for _, msg := range ex.Errors {
 		addAll(msg, 1)
+		for _, m := range callRE.FindAllStringSubmatch(msg, -1) {
+			parts := strings.Split(m[1], ".")
+			add(parts[len(parts)-1], 1)
+		}
 		codeText.WriteString(msg + "\n")
 	}
 	// Prose: inline code, dotted names, calls and code-shaped words count fully.

@@ -46,7 +46,40 @@ static uint32_t count_errors(TSNode root) {
   }
 }
 
-void grit_extract(TSParser *p, const TSLanguage *lang, const TSQuery *q, const char *src, uint32_t len, int64_t budget_ns, grit_result *out) {
+// collect_refs walks the tree once, recording the nodes marked in is_ref.
+// It returns false if out of memory.
+static bool collect_refs(TSNode root, const uint8_t *is_ref, uint32_t nsyms, grit_result *out) {
+  if (nsyms == 0) return true;
+  TSTreeCursor c = ts_tree_cursor_new(root);
+  bool ok = true;
+  for (;;) {
+    TSNode node = ts_tree_cursor_current_node(&c);
+    TSSymbol s = ts_node_symbol(node);
+    if (s < nsyms && is_ref[s]) {
+      if (out->nrefs == out->refcap) {
+        uint32_t ncap = out->refcap ? out->refcap * 2 : 1024;
+        grit_span *nr = realloc(out->refs, (size_t)ncap * sizeof(grit_span));
+        if (nr == NULL) { ok = false; break; }
+        out->refs = nr;
+        out->refcap = ncap;
+      }
+      grit_span *r = &out->refs[out->nrefs++];
+      r->start = ts_node_start_byte(node);
+      r->end = ts_node_end_byte(node);
+    } else if (ts_tree_cursor_goto_first_child(&c)) {
+      continue;
+    }
+    while (!ts_tree_cursor_goto_next_sibling(&c)) {
+      if (!ts_tree_cursor_goto_parent(&c)) goto done;
+    }
+  }
+done:
+  ts_tree_cursor_delete(&c);
+  return ok;
+}
+
+void grit_extract(TSParser *p, const TSLanguage *lang, const TSQuery *q, const uint8_t *is_ref, uint32_t nsyms,
+                  const char *src, uint32_t len, int64_t budget_ns, grit_result *out) {
   memset(out, 0, sizeof *out);
   input_t in = {src, len, budget_ns > 0 ? now_ns() + budget_ns : 0};
   ts_parser_set_language(p, lang);
@@ -85,7 +118,8 @@ void grit_extract(TSParser *p, const TSLanguage *lang, const TSQuery *q, const c
     }
     ord++;
   }
-  if (in.deadline > 0 && now_ns() > in.deadline) out->status = 2;
+  if (in.deadline > 0 && now_ns() > in.deadline) { out->status = 2; goto done; }
+  if (!collect_refs(root, is_ref, nsyms, out)) out->status = 3;
 done:
   ts_query_cursor_delete(qc);
   ts_tree_delete(tree);
@@ -93,8 +127,10 @@ done:
 
 void grit_result_free(grit_result *r) {
   free(r->caps);
+  free(r->refs);
   r->caps = NULL;
-  r->n = r->cap = 0;
+  r->refs = NULL;
+  r->n = r->cap = r->nrefs = r->refcap = 0;
 }
 
 int grit_parse_only(TSParser *p, const TSLanguage *lang, const char *src, uint32_t len) {

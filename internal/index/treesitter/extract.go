@@ -199,6 +199,29 @@ func extract(l *language, q *query, src []byte, raw []C.grit_cap) *index.Parsed 
 	return out
 }
 
+// addRefs adds the references the C walk found, once per name with its
+// count, in order of first use.
+func addRefs(out *index.Parsed, src []byte, refs []C.grit_span) {
+	if len(refs) == 0 {
+		return
+	}
+	for range out.Refs { // @ref captures of the query, if any, count once each
+		out.RefCounts = append(out.RefCounts, 1)
+	}
+	at := make(map[string]int, len(refs)/4)
+	for _, r := range refs {
+		b := src[r.start:r.end]
+		if i, ok := at[string(b)]; ok {
+			out.RefCounts[i]++
+			continue
+		}
+		s := string(b)
+		at[s] = len(out.Refs)
+		out.Refs = append(out.Refs, s)
+		out.RefCounts = append(out.RefCounts, 1)
+	}
+}
+
 // finishDefs merges duplicate captures of one definition (a decorated
 // function matches twice: keep the widest range), nests them, and fills in
 // qualified names, parents, signatures and docs.

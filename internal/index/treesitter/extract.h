@@ -15,6 +15,7 @@ typedef struct TSTree TSTree;
 typedef struct TSQuery TSQuery;
 typedef struct TSQueryCursor TSQueryCursor;
 
+typedef uint16_t TSSymbol;
 typedef struct TSPoint { uint32_t row; uint32_t column; } TSPoint;
 typedef uint32_t (*DecodeFunction)(const uint8_t *string, uint32_t length, int32_t *code_point);
 typedef struct TSInput {
@@ -45,6 +46,10 @@ uint32_t ts_node_end_byte(TSNode self);
 TSPoint ts_node_start_point(TSNode self);
 TSPoint ts_node_end_point(TSNode self);
 bool ts_node_has_error(TSNode self);
+TSSymbol ts_node_symbol(TSNode self);
+uint32_t ts_language_symbol_count(const TSLanguage *self);
+const char *ts_language_symbol_name(const TSLanguage *self, TSSymbol symbol);
+int ts_language_symbol_type(const TSLanguage *self, TSSymbol symbol); // 0 regular, 1 anonymous, 2 supertype, 3 auxiliary
 bool ts_node_is_error(TSNode self);
 bool ts_node_is_missing(TSNode self);
 TSTreeCursor ts_tree_cursor_new(TSNode node);
@@ -71,17 +76,25 @@ typedef struct grit_cap {
   uint32_t start, end;
 } grit_cap;
 
+// grit_span is one reference: the byte range of an identifier leaf.
+typedef struct grit_span { uint32_t start, end; } grit_span;
+
 typedef struct grit_result {
   grit_cap *caps;
   uint32_t n, cap;
+  grit_span *refs;  // every node whose symbol is marked in is_ref, in tree order
+  uint32_t nrefs, refcap;
   uint32_t errors;  // ERROR and MISSING nodes in the tree
   int status;       // 0 ok, 1 budget exceeded while parsing, 2 while querying, 3 out of memory, 4 no tree
 } grit_result;
 
 void grit_use_default_allocator(void);
-// grit_extract parses src with p (set to lang), then runs q. Positions are
+// grit_extract parses src with p (set to lang), runs q, and collects the
+// references: one walk over the tree that records every node whose symbol s
+// has is_ref[s] set (s < nsyms), without descending into it. Positions are
 // byte offsets only: rows and columns are cheaper to compute in Go.
-void grit_extract(TSParser *p, const TSLanguage *lang, const TSQuery *q, const char *src, uint32_t len, int64_t budget_ns, grit_result *out);
+void grit_extract(TSParser *p, const TSLanguage *lang, const TSQuery *q, const uint8_t *is_ref, uint32_t nsyms,
+                  const char *src, uint32_t len, int64_t budget_ns, grit_result *out);
 void grit_result_free(grit_result *r);
 // grit_parse_only parses and frees the tree: the bare cost benchmarks compare with.
 int grit_parse_only(TSParser *p, const TSLanguage *lang, const char *src, uint32_t len);

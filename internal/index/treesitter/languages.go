@@ -14,16 +14,30 @@ var languages = []*language{
 	func() *language {
 		l := newLanguage("python", "python", tspython.Language(), ".py", ".pyi")
 		l.methodsInClasses = true
+		l.refs = []string{"identifier"}
 		return l
 	}(),
 	func() *language {
 		l := newLanguage("go", "go", tsgo.Language(), ".go")
 		l.cleanModule = unquote
+		l.refs = []string{"identifier", "type_identifier", "field_identifier"}
 		return l
 	}(),
-	newLanguage("javascript", "javascript", tsjs.Language(), ".js", ".jsx", ".mjs", ".cjs"),
-	newLanguage("typescript", "typescript", tsts.LanguageTypescript(), ".ts", ".mts", ".cts"),
-	newLanguage("tsx", "typescript", tsts.LanguageTSX(), ".tsx"),
+	func() *language {
+		l := newLanguage("javascript", "javascript", tsjs.Language(), ".js", ".jsx", ".mjs", ".cjs")
+		l.refs = []string{"identifier", "property_identifier"}
+		return l
+	}(),
+	func() *language {
+		l := newLanguage("typescript", "typescript", tsts.LanguageTypescript(), ".ts", ".mts", ".cts")
+		l.refs = []string{"identifier", "property_identifier", "type_identifier"}
+		return l
+	}(),
+	func() *language {
+		l := newLanguage("tsx", "typescript", tsts.LanguageTSX(), ".tsx")
+		l.refs = []string{"identifier", "property_identifier", "type_identifier"}
+		return l
+	}(),
 }
 
 func unquote(s string) string { return strings.Trim(s, "\"`'") }

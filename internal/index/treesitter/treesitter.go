@@ -116,7 +116,11 @@ func (p *Parser) Parse(ctx context.Context, file string, src []byte) (*index.Par
 	}
 	cp := getParser()
 	defer putParser(cp)
-	C.grit_extract(cp, l.ptr, q.ptr, srcPtr, C.uint32_t(len(src)), C.int64_t(budget.Nanoseconds()), &res)
+	var isRef *C.uint8_t
+	if len(q.isRef) > 0 {
+		isRef = (*C.uint8_t)(unsafe.Pointer(&q.isRef[0]))
+	}
+	C.grit_extract(cp, l.ptr, q.ptr, isRef, C.uint32_t(len(q.isRef)), srcPtr, C.uint32_t(len(src)), C.int64_t(budget.Nanoseconds()), &res)
 	defer C.grit_result_free(&res)
 	switch res.status {
 	case 0:
@@ -131,7 +135,12 @@ func (p *Parser) Parse(ctx context.Context, file string, src []byte) (*index.Par
 	if res.n > 0 {
 		caps = unsafe.Slice(res.caps, int(res.n))
 	}
+	var refs []C.grit_span
+	if res.nrefs > 0 {
+		refs = unsafe.Slice(res.refs, int(res.nrefs))
+	}
 	out := extract(l, q, src, caps)
+	addRefs(out, src, refs)
 	out.Errors = int(res.errors)
 	return out, nil
 }
@@ -165,11 +174,13 @@ func putParser(p *C.TSParser) {
 	C.ts_parser_delete(p)
 }
 
-// query is a language's compiled query and what each capture index means.
+// query is a language's compiled query and what each capture index means,
+// and which node symbols are references (isRef[symbol] is 1).
 type query struct {
 	ptr   *C.TSQuery
 	roles []role
 	names []string
+	isRef []byte
 }
 
 func (l *language) compiled() (*query, error) {
@@ -202,6 +213,7 @@ func (l *language) compiled() (*query, error) {
 			}
 			q.roles = append(q.roles, r)
 		}
+		q.isRef = refSymbols(l)
 		l.q = q
 	})
 	return l.q, l.err
@@ -217,6 +229,9 @@ type language struct {
 	methodsInClasses bool
 	// imports shapes one import statement's captures (nil: the generic shape).
 	cleanModule func(string) string
+	// refs are the named node types whose text is a reference to a name
+	// (collected by one walk in C, not by the query: far cheaper).
+	refs []string
 
 	once sync.Once
 	q    *query
@@ -225,6 +240,29 @@ type language struct {
 
 func newLanguage(name, query string, ptr unsafe.Pointer, exts ...string) *language {
 	return &language{name: name, query: query, ptr: (*C.TSLanguage)(ptr), exts: exts}
+}
+
+// refSymbols marks every named symbol of l whose name is one of l.refs
+// (aliases share a name but not an id, so all are checked).
+func refSymbols(l *language) []byte {
+	if len(l.refs) == 0 {
+		return nil
+	}
+	n := int(C.ts_language_symbol_count(l.ptr))
+	out := make([]byte, n)
+	for i := 0; i < n; i++ {
+		sym := C.TSSymbol(i)
+		if C.ts_language_symbol_type(l.ptr, sym) != 0 {
+			continue
+		}
+		name := C.GoString(C.ts_language_symbol_name(l.ptr, sym))
+		for _, r := range l.refs {
+			if r == name {
+				out[i] = 1
+			}
+		}
+	}
+	return out
 }
 
 // sitterLanguage returns the go-tree-sitter handle for l (used for ASTs).

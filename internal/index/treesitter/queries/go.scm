@@ -27,6 +27,4 @@
 (call_expression function: (identifier) @call)
 (call_expression function: (selector_expression field: (field_identifier) @call))
 
-[(identifier) (type_identifier) (field_identifier)] @ref
-
 (import_spec name: (_)? @import.alias path: (_) @import.module) @import

@@ -14,8 +14,6 @@
 (call_expression function: (member_expression property: (property_identifier) @call))
 (new_expression constructor: (identifier) @call)
 
-[(identifier) (property_identifier)] @ref
-
 (import_statement (import_clause (identifier) @import.alias) source: (string (string_fragment) @import.module)) @import
 (import_statement (import_clause (namespace_import (identifier) @import.alias)) source: (string (string_fragment) @import.module)) @import
 (import_statement (import_clause (named_imports (import_specifier name: (_) @import.name !alias))) source: (string (string_fragment) @import.module)) @import

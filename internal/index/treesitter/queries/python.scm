@@ -1,7 +1,7 @@
 ; Python: the reference extraction.
 ; Captures: @def.<kind> the definition node, @name its name, @body its body,
 ; @sig where the signature starts when not at the definition's start,
-; @call a callee name, @ref any identifier, @doc a docstring,
+; @call a callee name, @doc a docstring,
 ; @import a statement with @import.module, @import.name, @import.alias, @import.star.
 
 (function_definition name: (identifier) @name body: (block) @body) @def.function
@@ -18,8 +18,6 @@
 
 (call function: (identifier) @call)
 (call function: (attribute attribute: (identifier) @call))
-
-(identifier) @ref
 
 (import_statement name: (dotted_name) @import.module) @import
 (import_statement name: (aliased_import name: (dotted_name) @import.module alias: (identifier) @import.alias)) @import
