@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/grit-dev/grit/internal/agent"
@@ -321,11 +320,9 @@ func (r ContextReport) Write(w io.Writer) {
 		window = fmt.Sprintf("%s of %s tokens (%.0f%%)", thousands(r.Used), thousands(r.Window), 100*float64(r.Used)/float64(r.Window))
 	}
 	fmt.Fprintf(w, "Context · %s · %s · counts: %s, calibration %.2f\n", r.Model, window, r.Source, r.Calibration)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	for _, row := range r.Rows {
-		fmt.Fprintf(tw, "  %s\t%s\t%.1f%%\t\n", row.Name, thousands(row.Tokens), row.Percent)
+		fmt.Fprintf(w, "  %-20s %9s %6.1f%%\n", row.Name, thousands(row.Tokens), row.Percent)
 	}
-	tw.Flush()
 	if r.Threshold > 0 {
 		fmt.Fprintf(w, "Auto-compaction at %s tokens.\n", thousands(r.Threshold))
 	}

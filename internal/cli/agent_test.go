@@ -230,3 +230,45 @@ func writeFile(t *testing.T, path, text string) {
 		t.Fatal(err)
 	}
 }
+
+// TestInteractiveChat drives the line-mode chat through a pipe: a prompt
+// streams the reply, slash commands switch mode and model, /exit leaves.
+func TestInteractiveChat(t *testing.T) {
+	work := t.TempDir()
+	for _, kv := range agentEnv(work) {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	writeFile(t, filepath.Join(work, "home", ".config", "grit", "settings.json"), `{"sandbox": {"enabled": false}}`)
+	repo := filepath.Join(work, "repo")
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(repo)
+	s1 := filepath.Join(work, "s1.json")
+	writeFile(t, s1, `{"turns": [
+	  {"content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "echo hi > out.txt"}}], "stop_reason": "tool_use"},
+	  {"content": [{"type": "text", "text": "Wrote the file."}], "stop_reason": "end_turn"}]}`)
+	s2 := filepath.Join(work, "s2.json")
+	writeFile(t, s2, `{"turns": [{"content": [{"type": "text", "text": "Second model here."}], "stop_reason": "end_turn"}]}`)
+
+	in := strings.Join([]string{"write it", "y", "/permissions plan", "/model scripted:" + s2, "again", "/nope", "/help", "/exit", ""}, "\n")
+	var out, errb bytes.Buffer
+	e := &env{ctx: context.Background(), Stdio: Stdio{In: strings.NewReader(in), Out: &out, Err: &errb}}
+	if err := runInteractive(e, agentFlags{model: "scripted:" + s1}, ""); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Wrote the file.", "Permission mode: plan", "Model: scripted:" + s2, "Second model here.", "/permissions [MODE]"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out.String())
+		}
+	}
+	for _, want := range []string{"Bash wants to run: echo hi > out.txt", "Allow? [y/N", "unknown command /nope"} {
+		if !strings.Contains(errb.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errb.String())
+		}
+	}
+	if data, err := os.ReadFile(filepath.Join(repo, "out.txt")); err != nil || string(data) != "hi\n" {
+		t.Errorf("out.txt = %q, %v; want the approved command's output", data, err)
+	}
+}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"encoding/binary"
+	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -27,7 +29,7 @@ const (
 	// "name") tells nothing about which file is meant and makes no edge; the
 	// graph would otherwise be dominated by them.
 	maxEdgeFiles = 25
-	// edgeNames is how many names an edge keeps to explain itself.
+	// edgeNames is how many names an edge shows to explain itself.
 	edgeNames = 3
 )
 
@@ -76,75 +78,243 @@ type defLite struct {
 	parent   string
 }
 
-// recomputeEdges rebuilds the outgoing file edges and call resolutions of
-// every affected file: those parsed now and those referring to a name whose
-// definitions changed.
-func (w *writer) recomputeEdges(ctx context.Context) error {
+// parentOf is a definition's parent: its qualified name without the last
+// component (names themselves never contain a dot).
+func parentOf(qname string) string {
+	if i := strings.LastIndexByte(qname, '.'); i >= 0 {
+		return qname[:i]
+	}
+	return ""
+}
+
+// resolveCalls resolves the calls of every file parsed now and re-resolves
+// those of stored files that call a name whose definitions changed or whose
+// imports now resolve elsewhere.
+func (w *writer) resolveCalls(ctx context.Context) error {
 	if len(w.changedNames) > 0 {
-		ids := make([]int64, 0, len(w.changedNames))
-		for n := range w.changedNames {
-			ids = append(ids, n)
-		}
-		for len(ids) > 0 {
-			chunk := ids[:min(len(ids), 500)]
-			ids = ids[len(chunk):]
-			args := make([]any, len(chunk))
-			for i, v := range chunk {
-				args[i] = v
-			}
-			rows, err := w.tx.QueryContext(ctx, `SELECT DISTINCT file_id FROM refs WHERE name_id IN (`+strings.TrimSuffix(strings.Repeat("?,", len(chunk)), ",")+`)`, args...)
-			if err != nil {
-				return err
-			}
-			for rows.Next() {
-				var f int64
-				if err := rows.Scan(&f); err != nil {
-					rows.Close()
-					return err
-				}
-				w.affected[f] = true
-			}
-			rows.Close()
+		if err := w.filesCalling(ctx); err != nil {
+			return err
 		}
 	}
-	if len(w.affected) == 0 {
+	if len(w.affected) == 0 && len(w.newCalls) == 0 {
 		return nil
 	}
 	defs := &defIndex{tx: w.tx, byName: map[int64][]defLite{}}
-	if len(w.affected) > 64 {
-		if err := defs.loadAll(ctx); err != nil {
+	imported := map[int64]map[int64]bool{}
+	parents := map[int64]string{} // definition id → parent, for callers
+	if w.bulk || len(w.affected) > 64 {
+		if err := defs.loadAll(ctx, parents); err != nil {
+			return err
+		}
+		if err := w.loadImported(ctx, imported, 0); err != nil {
 			return err
 		}
 	}
-	files := make([]int64, 0, len(w.affected))
-	for f := range w.affected {
+	files := make([]int64, 0, len(w.newCalls)+len(w.affected))
+	for f := range w.newCalls {
 		files = append(files, f)
 	}
-	sort.Slice(files, func(i, j int) bool { return files[i] < files[j] })
-	edges := newBulk(w.tx, "file_edges", 4)
-	calls := newBulk(w.tx, "calls", 6)
-	for _, f := range files {
-		if err := w.fileEdges(ctx, f, defs, edges, calls); err != nil {
-			return err
+	for f := range w.affected {
+		if _, ok := w.newCalls[f]; !ok {
+			files = append(files, f)
 		}
 	}
-	if err := edges.flush(ctx); err != nil {
-		return err
+	slices.Sort(files)
+	stored := map[int64][]storedCall{}
+	if !defs.all {
+		// Fetch what resolution needs in a few queries, not one per name.
+		var names []int64
+		for _, f := range files {
+			if _, ok := w.newCalls[f]; ok {
+				for _, pc := range w.newCalls[f] {
+					names = append(names, pc.nameID)
+				}
+				continue
+			}
+			cs, err := w.storedCalls(ctx, f)
+			if err != nil {
+				return err
+			}
+			stored[f] = cs
+			for _, c := range cs {
+				names = append(names, c.name)
+			}
+		}
+		if err := defs.prefetch(ctx, names); err != nil {
+			return err
+		}
+		for _, f := range files {
+			if err := w.loadImported(ctx, imported, f); err != nil {
+				return err
+			}
+			if err := loadParents(ctx, w.tx, f, parents); err != nil {
+				return err
+			}
+		}
+	}
+	calls := newBulk(w.tx, "calls", 6)
+	defer calls.close()
+	for _, f := range files {
+		resolve := func(caller, name int64) int64 {
+			return resolveCall(defs.byName[name], f, parents[caller], imported[f])
+		}
+		if pending, ok := w.newCalls[f]; ok {
+			for _, pc := range pending {
+				if err := calls.add(ctx, f, pc.callerID, pc.nameID, resolve(pc.callerID, pc.nameID), pc.n, pc.sites); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		cs, ok := stored[f]
+		if !ok {
+			var err error
+			if cs, err = w.storedCalls(ctx, f); err != nil {
+				return err
+			}
+		}
+		for _, c := range cs {
+			if callee := resolve(c.caller, c.name); callee != c.callee {
+				if _, err := w.tx.ExecContext(ctx, `UPDATE calls SET callee_id = ? WHERE file_id = ? AND caller_id = ? AND name_id = ?`,
+					callee, f, c.caller, c.name); err != nil {
+					return err
+				}
+			}
+		}
 	}
 	return calls.flush(ctx)
 }
 
-// defIndex finds definitions by name id, from memory on a bulk load or
-// query by query otherwise.
+// resolveCall picks the definition a call of a name resolves to, among ds
+// (the name's definitions by file and position): one in the calling file
+// (a sibling of the caller first), else one in a file the caller imports,
+// else the only one.
+func resolveCall(ds []defLite, file int64, callerParent string, imported map[int64]bool) int64 {
+	if len(ds) == 0 {
+		return 0
+	}
+	first := int64(0)
+	for _, d := range ds {
+		if d.file != file {
+			continue
+		}
+		if first == 0 {
+			first = d.id
+		}
+		if d.parent == callerParent && callerParent != "" {
+			return d.id
+		}
+	}
+	if first != 0 {
+		return first
+	}
+	for _, d := range ds {
+		if imported[d.file] {
+			return d.id
+		}
+	}
+	if len(ds) == 1 {
+		return ds[0].id
+	}
+	return 0
+}
+
+// filesCalling marks the stored files that refer to a changed name.
+func (w *writer) filesCalling(ctx context.Context) error {
+	rows, err := w.tx.QueryContext(ctx, `SELECT file_id, names FROM refs`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var f int64
+		var b []byte
+		if err := rows.Scan(&f, &b); err != nil {
+			return err
+		}
+		if _, ok := w.newCalls[f]; ok {
+			continue
+		}
+		hit := false
+		decodeRefs(b, func(n int64, _ int) { hit = hit || w.changedNames[n] })
+		if hit {
+			w.affected[f] = true
+		}
+	}
+	return rows.Err()
+}
+
+type storedCall struct{ caller, name, callee int64 }
+
+func (w *writer) storedCalls(ctx context.Context, file int64) ([]storedCall, error) {
+	rows, err := w.tx.QueryContext(ctx, `SELECT caller_id, name_id, callee_id FROM calls WHERE file_id = ?`, file)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []storedCall
+	for rows.Next() {
+		var c storedCall
+		if err := rows.Scan(&c.caller, &c.name, &c.callee); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// loadImported adds to m the files each file imports (resolved): of file,
+// or of every file if file is 0.
+func (w *writer) loadImported(ctx context.Context, m map[int64]map[int64]bool, file int64) error {
+	q, args := `SELECT file_id, resolved_id FROM imports WHERE resolved_id != 0`, []any{}
+	if file != 0 {
+		q, args = `SELECT file_id, resolved_id FROM imports WHERE file_id = ? AND resolved_id != 0`, []any{file}
+	}
+	rows, err := w.tx.QueryContext(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var f, r int64
+		if err := rows.Scan(&f, &r); err != nil {
+			return err
+		}
+		if m[f] == nil {
+			m[f] = map[int64]bool{}
+		}
+		m[f][r] = true
+	}
+	return rows.Err()
+}
+
+func loadParents(ctx context.Context, tx *sql.Tx, file int64, parents map[int64]string) error {
+	rows, err := tx.QueryContext(ctx, `SELECT id, qname FROM defs WHERE file_id = ?`, file)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var q string
+		if err := rows.Scan(&id, &q); err != nil {
+			return err
+		}
+		parents[id] = parentOf(q)
+	}
+	return rows.Err()
+}
+
+// defIndex finds definitions by name id, all loaded on a bulk update or
+// fetched for the names needed otherwise.
 type defIndex struct {
 	tx     *sql.Tx
 	all    bool
 	byName map[int64][]defLite
-	stmt   *sql.Stmt
 }
 
-func (d *defIndex) loadAll(ctx context.Context) error {
-	rows, err := d.tx.QueryContext(ctx, `SELECT id, file_id, name_id, parent FROM defs ORDER BY file_id, start`)
+func (d *defIndex) loadAll(ctx context.Context, parents map[int64]string) error {
+	rows, err := d.tx.QueryContext(ctx, `SELECT id, file_id, name_id, qname FROM defs ORDER BY file_id, start`)
 	if err != nil {
 		return err
 	}
@@ -152,239 +322,47 @@ func (d *defIndex) loadAll(ctx context.Context) error {
 	for rows.Next() {
 		var l defLite
 		var n int64
-		if err := rows.Scan(&l.id, &l.file, &n, &l.parent); err != nil {
+		var q string
+		if err := rows.Scan(&l.id, &l.file, &n, &q); err != nil {
 			return err
 		}
+		l.parent = parentOf(q)
+		parents[l.id] = l.parent
 		d.byName[n] = append(d.byName[n], l)
 	}
 	d.all = true
 	return rows.Err()
 }
 
-func (d *defIndex) get(ctx context.Context, name int64) ([]defLite, error) {
-	if l, ok := d.byName[name]; ok || d.all {
-		return l, nil
-	}
-	if d.stmt == nil {
-		st, err := d.tx.PrepareContext(ctx, `SELECT id, file_id, parent FROM defs WHERE name_id = ? ORDER BY file_id, start`)
-		if err != nil {
-			return nil, err
+// prefetch loads the definitions of names, in batches.
+func (d *defIndex) prefetch(ctx context.Context, names []int64) error {
+	slices.Sort(names)
+	names = slices.Compact(names)
+	for len(names) > 0 {
+		chunk := names[:min(len(names), 500)]
+		names = names[len(chunk):]
+		args := make([]any, len(chunk))
+		for i, n := range chunk {
+			args[i] = n
+			d.byName[n] = nil
 		}
-		d.stmt = st
-	}
-	rows, err := d.stmt.QueryContext(ctx, name)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []defLite
-	for rows.Next() {
-		var l defLite
-		if err := rows.Scan(&l.id, &l.file, &l.parent); err != nil {
-			return nil, err
-		}
-		out = append(out, l)
-	}
-	d.byName[name] = out
-	return out, rows.Err()
-}
-
-func nfiles(ds []defLite) int {
-	n := 0
-	for i := range ds {
-		if i == 0 || ds[i].file != ds[i-1].file {
-			n++
-		}
-	}
-	return n
-}
-
-type edgeName struct {
-	name string
-	w    float64
-}
-
-// fileEdges recomputes one file's outgoing edges and resolves its calls.
-func (w *writer) fileEdges(ctx context.Context, file int64, defs *defIndex, edges, calls *bulk) error {
-	// The file's own definitions: their names are local, their parents give context.
-	own := map[int64]bool{}
-	parentOf := map[int64]string{}
-	rows, err := w.tx.QueryContext(ctx, `SELECT id, name_id, parent FROM defs WHERE file_id = ?`, file)
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		var id, n int64
-		var parent string
-		if err := rows.Scan(&id, &n, &parent); err != nil {
-			rows.Close()
-			return err
-		}
-		own[n] = true
-		parentOf[id] = parent
-	}
-	rows.Close()
-	imported := map[int64]bool{}
-	rows, err = w.tx.QueryContext(ctx, `SELECT resolved_id FROM imports WHERE file_id = ? AND resolved_id != 0`, file)
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		var r int64
-		if err := rows.Scan(&r); err != nil {
-			rows.Close()
-			return err
-		}
-		imported[r] = true
-	}
-	rows.Close()
-
-	// File edges from references.
-	type acc struct {
-		w     float64
-		names []edgeName
-	}
-	out := map[int64]*acc{}
-	rows, err = w.tx.QueryContext(ctx, `SELECT r.name_id, n.name, r.n FROM refs r JOIN names n ON n.id = r.name_id WHERE r.file_id = ?`, file)
-	if err != nil {
-		return err
-	}
-	type ref struct {
-		id    int64
-		name  string
-		count int
-	}
-	var refs []ref
-	for rows.Next() {
-		var r ref
-		if err := rows.Scan(&r.id, &r.name, &r.count); err != nil {
-			rows.Close()
-			return err
-		}
-		if !own[r.id] {
-			refs = append(refs, r)
-		}
-	}
-	rows.Close()
-	for _, r := range refs {
-		ds, err := defs.get(ctx, r.id)
+		rows, err := d.tx.QueryContext(ctx, `SELECT id, file_id, name_id, qname FROM defs WHERE name_id IN (`+placeholders(len(chunk))+`) ORDER BY file_id, start`, args...)
 		if err != nil {
 			return err
 		}
-		nf := nfiles(ds)
-		if nf == 0 || nf > maxEdgeFiles {
-			continue
-		}
-		wt := EdgeWeight(r.name, nf, r.count)
-		for i, d := range ds {
-			if d.file == file || (i > 0 && ds[i-1].file == d.file) {
-				continue
-			}
-			a := out[d.file]
-			if a == nil {
-				a = &acc{}
-				out[d.file] = a
-			}
-			a.w += wt
-			a.names = append(a.names, edgeName{r.name, wt})
-		}
-	}
-	if _, err := w.tx.ExecContext(ctx, `DELETE FROM file_edges WHERE from_id = ?`, file); err != nil {
-		return err
-	}
-	tos := make([]int64, 0, len(out))
-	for to := range out {
-		tos = append(tos, to)
-	}
-	sort.Slice(tos, func(i, j int) bool { return tos[i] < tos[j] })
-	for _, to := range tos {
-		a := out[to]
-		sort.SliceStable(a.names, func(i, j int) bool {
-			if a.names[i].w != a.names[j].w {
-				return a.names[i].w > a.names[j].w
-			}
-			return a.names[i].name < a.names[j].name
-		})
-		var ns []string
-		for _, n := range a.names[:min(len(a.names), edgeNames)] {
-			ns = append(ns, n.name)
-		}
-		if err := edges.add(ctx, file, to, a.w, strings.Join(ns, " ")); err != nil {
-			return err
-		}
-	}
-
-	// Calls: resolve each (caller, name) pair to a definition.
-	resolve := func(caller, name int64) (int64, error) {
-		ds, err := defs.get(ctx, name)
-		if err != nil || len(ds) == 0 {
-			return 0, err
-		}
-		var local []defLite
-		for _, d := range ds {
-			if d.file == file {
-				local = append(local, d)
-			}
-		}
-		if len(local) > 0 {
-			cp := parentOf[caller]
-			for _, d := range local {
-				if d.parent == cp && cp != "" {
-					return d.id, nil
-				}
-			}
-			return local[0].id, nil
-		}
-		for _, d := range ds {
-			if imported[d.file] {
-				return d.id, nil
-			}
-		}
-		if len(ds) == 1 {
-			return ds[0].id, nil
-		}
-		return 0, nil
-	}
-	if pending, ok := w.newCalls[file]; ok {
-		for _, pc := range pending {
-			callee, err := resolve(pc.callerID, pc.nameID)
-			if err != nil {
+		for rows.Next() {
+			var l defLite
+			var n int64
+			var q string
+			if err := rows.Scan(&l.id, &l.file, &n, &q); err != nil {
+				rows.Close()
 				return err
 			}
-			if err := calls.add(ctx, file, pc.callerID, pc.nameID, callee, len(pc.sites), encodeSites(pc.sites)); err != nil {
-				return err
-			}
+			l.parent = parentOf(q)
+			d.byName[n] = append(d.byName[n], l)
 		}
-		return nil
-	}
-	rows, err = w.tx.QueryContext(ctx, `SELECT rowid, caller_id, name_id, callee_id FROM calls WHERE file_id = ?`, file)
-	if err != nil {
-		return err
-	}
-	type upd struct{ rowid, callee int64 }
-	var ups []upd
-	type row struct{ rowid, caller, name, callee int64 }
-	var all []row
-	for rows.Next() {
-		var r row
-		if err := rows.Scan(&r.rowid, &r.caller, &r.name, &r.callee); err != nil {
-			rows.Close()
-			return err
-		}
-		all = append(all, r)
-	}
-	rows.Close()
-	for _, r := range all {
-		callee, err := resolve(r.caller, r.name)
-		if err != nil {
-			return err
-		}
-		if callee != r.callee {
-			ups = append(ups, upd{r.rowid, callee})
-		}
-	}
-	for _, u := range ups {
-		if _, err := w.tx.ExecContext(ctx, `UPDATE calls SET callee_id = ? WHERE rowid = ?`, u.callee, u.rowid); err != nil {
+		rows.Close()
+		if err := rows.Err(); err != nil {
 			return err
 		}
 	}
@@ -424,4 +402,236 @@ func decodeSites(b []byte) [][2]int {
 		out = append(out, [2]int{off, line})
 	}
 	return out
+}
+
+// fileEdges derives file edges from the stored references and the files
+// defining each name: those from path from, those to path to, or all when
+// both are "". Heaviest first, then by paths.
+//
+// A reference in file A to a name defined in file B (and not in A itself)
+// adds EdgeWeight to A→B, unless the name is defined in more than
+// maxEdgeFiles files. Weights are summed in name id order, so an edge
+// weighs the same however it is asked for.
+func (ix *Index) fileEdges(ctx context.Context, op, from, to string) ([]FileEdge, error) {
+	// One read snapshot across the queries: a deferred BEGIN on one
+	// connection (the pool's transactions are BEGIN IMMEDIATE, for writers).
+	conn, err := ix.db.Conn(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+	out, err := deriveEdges(ctx, conn, from, to)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	return out, nil
+}
+
+// querier is a *sql.Conn or *sql.Tx.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+func deriveEdges(ctx context.Context, tx querier, from, to string) ([]FileEdge, error) {
+	paths := map[int64]string{}
+	ids := map[string]int64{}
+	rows, err := tx.QueryContext(ctx, `SELECT id, path FROM files WHERE skip = ''`)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var id int64
+		var p string
+		if err := rows.Scan(&id, &p); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		paths[id], ids[p] = p, id
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	fromID, toID := ids[from], ids[to]
+	if from != "" && fromID == 0 || to != "" && toID == 0 {
+		return nil, nil
+	}
+	// The files defining each name (distinct, ascending).
+	definers := map[int64][]int64{}
+	rows, err = tx.QueryContext(ctx, `SELECT DISTINCT name_id, file_id FROM defs ORDER BY name_id, file_id`)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var n, f int64
+		if err := rows.Scan(&n, &f); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		definers[n] = append(definers[n], f)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	defines := func(file, name int64) bool {
+		_, ok := slices.BinarySearch(definers[name], file)
+		return ok
+	}
+	// The references of the source files, as (name, count) per file.
+	q, args := `SELECT file_id, names FROM refs ORDER BY file_id`, []any{}
+	if fromID != 0 {
+		q, args = `SELECT file_id, names FROM refs WHERE file_id = ?`, []any{fromID}
+	}
+	type ref struct {
+		name  int64
+		count int
+	}
+	type acc struct {
+		w     float64
+		names []ref
+	}
+	type pair struct{ from, to int64 }
+	edges := map[pair]*acc{}
+	rows, err = tx.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var f int64
+		var b []byte
+		if err := rows.Scan(&f, &b); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if paths[f] == "" || f == toID {
+			continue
+		}
+		decodeRefs(b, func(n int64, count int) {
+			ds := definers[n]
+			if len(ds) == 0 || len(ds) > maxEdgeFiles || defines(f, n) {
+				return
+			}
+			if toID != 0 && !defines(toID, n) {
+				return
+			}
+			for _, d := range ds {
+				if toID != 0 && d != toID {
+					continue
+				}
+				k := pair{f, d}
+				a := edges[k]
+				if a == nil {
+					a = &acc{}
+					edges[k] = a
+				}
+				a.names = append(a.names, ref{n, count})
+			}
+		})
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	// Name strings for the weights and the explanations.
+	need := map[int64]bool{}
+	for _, a := range edges {
+		for _, r := range a.names {
+			need[r.name] = true
+		}
+	}
+	names, err := nameStrings(ctx, tx, need)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]FileEdge, 0, len(edges))
+	for k, a := range edges {
+		ens := make([]edgeName, len(a.names))
+		for i, r := range a.names {
+			wt := EdgeWeight(names[r.name], len(definers[r.name]), r.count)
+			a.w += wt
+			ens[i] = edgeName{names[r.name], wt}
+		}
+		sort.SliceStable(ens, func(i, j int) bool {
+			if ens[i].w != ens[j].w {
+				return ens[i].w > ens[j].w
+			}
+			return ens[i].name < ens[j].name
+		})
+		e := FileEdge{From: paths[k.from], To: paths[k.to], Weight: a.w}
+		for _, n := range ens[:min(len(ens), edgeNames)] {
+			e.Names = append(e.Names, n.name)
+		}
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Weight != out[j].Weight {
+			return out[i].Weight > out[j].Weight
+		}
+		if out[i].From != out[j].From {
+			return out[i].From < out[j].From
+		}
+		return out[i].To < out[j].To
+	})
+	return out, nil
+}
+
+type edgeName struct {
+	name string
+	w    float64
+}
+
+// nameStrings returns the text of the names in need: by id lists when they
+// are few, else the whole table.
+func nameStrings(ctx context.Context, tx querier, need map[int64]bool) (map[int64]string, error) {
+	out := make(map[int64]string, len(need))
+	if len(need) == 0 {
+		return out, nil
+	}
+	var qs []string
+	var argss [][]any
+	if len(need) > 2000 {
+		qs, argss = []string{`SELECT id, name FROM names`}, [][]any{nil}
+	} else {
+		ids := make([]int64, 0, len(need))
+		for id := range need {
+			ids = append(ids, id)
+		}
+		for len(ids) > 0 {
+			chunk := ids[:min(len(ids), 500)]
+			ids = ids[len(chunk):]
+			args := make([]any, len(chunk))
+			for i, id := range chunk {
+				args[i] = id
+			}
+			qs = append(qs, `SELECT id, name FROM names WHERE id IN (`+placeholders(len(chunk))+`)`)
+			argss = append(argss, args)
+		}
+	}
+	for i, q := range qs {
+		rows, err := tx.QueryContext(ctx, q, argss[i]...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var id int64
+			var n string
+			if err := rows.Scan(&id, &n); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			if need[id] {
+				out[id] = n
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }

@@ -47,7 +47,7 @@ func (ix *Index) queryCalls(ctx context.Context, op, where string, args ...any) 
 // Callers returns the call sites that resolve to definition id, each with its
 // enclosing definition.
 func (ix *Index) Callers(ctx context.Context, id int64) ([]Call, error) {
-	out, err := ix.queryCalls(ctx, "callers", `WHERE c.callee_id = ?`, id)
+	out, err := ix.queryCalls(ctx, "callers", `WHERE c.callee_id = ? AND c.callee_id != 0`, id)
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Path != out[j].Path {
 			return out[i].Path < out[j].Path
@@ -130,36 +130,13 @@ func (ix *Index) Imports(ctx context.Context, path string) ([]Import, error) {
 	return out, rows.Err()
 }
 
-func (ix *Index) queryEdges(ctx context.Context, op, where string, args ...any) ([]FileEdge, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT a.path, b.path, e.weight, e.names
-		FROM file_edges e JOIN files a ON a.id = e.from_id JOIN files b ON b.id = e.to_id `+where+
-		` ORDER BY e.weight DESC, a.path, b.path`, args...)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", op, err)
-	}
-	defer rows.Close()
-	var out []FileEdge
-	for rows.Next() {
-		var e FileEdge
-		var names string
-		if err := rows.Scan(&e.From, &e.To, &e.Weight, &names); err != nil {
-			return nil, fmt.Errorf("%s: %w", op, err)
-		}
-		if names != "" {
-			e.Names = strings.Split(names, " ")
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
-}
-
 // EdgesFrom returns the files path refers to, heaviest first.
 func (ix *Index) EdgesFrom(ctx context.Context, path string) ([]FileEdge, error) {
 	rel, err := ix.rel(path)
 	if err != nil {
 		return nil, err
 	}
-	return ix.queryEdges(ctx, "edges from", `WHERE a.path = ?`, rel)
+	return ix.fileEdges(ctx, "edges from", rel, "")
 }
 
 // EdgesTo returns the files that refer to path, heaviest first.
@@ -168,10 +145,10 @@ func (ix *Index) EdgesTo(ctx context.Context, path string) ([]FileEdge, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ix.queryEdges(ctx, "edges to", `WHERE b.path = ?`, rel)
+	return ix.fileEdges(ctx, "edges to", "", rel)
 }
 
 // AllEdges returns the whole file graph (for spread and PageRank).
 func (ix *Index) AllEdges(ctx context.Context) ([]FileEdge, error) {
-	return ix.queryEdges(ctx, "all edges", ``)
+	return ix.fileEdges(ctx, "all edges", "", "")
 }

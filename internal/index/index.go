@@ -189,7 +189,7 @@ func (ix *Index) File(ctx context.Context, path string) (File, error) {
 }
 
 // defColumns selects a Def; scanDef reads it.
-const defColumns = `d.id, f.path, f.lang, n.name, d.qname, d.kind, d.parent, d.start, d."end",
+const defColumns = `d.id, f.path, f.lang, n.name, d.qname, d.kind, d.start, d."end",
 	d.name_start, d.name_end, d.start_line, d.start_col, d.end_line, d.end_col, d.signature, d.doc
 	FROM defs d JOIN files f ON f.id = d.file_id JOIN names n ON n.id = d.name_id`
 
@@ -207,8 +207,9 @@ func kindCode(k string) int {
 func scanDef(s interface{ Scan(...any) error }) (Def, error) {
 	var d Def
 	var kind int
-	err := s.Scan(&d.ID, &d.Path, &d.Lang, &d.Name, &d.QName, &kind, &d.Parent, &d.Start, &d.End,
+	err := s.Scan(&d.ID, &d.Path, &d.Lang, &d.Name, &d.QName, &kind, &d.Start, &d.End,
 		&d.NameStart, &d.NameEnd, &d.StartLine, &d.StartCol, &d.EndLine, &d.EndCol, &d.Signature, &d.Doc)
+	d.Parent = parentOf(d.QName)
 	if kind >= 0 && kind < len(kindNames) {
 		d.Kind = kindNames[kind]
 	}

@@ -3,11 +3,14 @@ package index
 import (
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"fmt"
+	"slices"
 	"strings"
 )
 
-// writer applies one update inside one write transaction.
+// writer applies one update inside one write transaction: begin, then add
+// for each file read (in path order, as parsing streams them in), then finish.
 type writer struct {
 	ix     *Index
 	tx     *sql.Tx
@@ -18,40 +21,53 @@ type writer struct {
 	nextName int64
 	nextDef  int64
 	nextFile int64
+	bulk     bool // many files: load what is needed once instead of per file
+	cold     bool // an empty index: secondary indexes are built at the end
 
-	changedNames map[int64]bool // names whose set of definitions changed
-	affected     map[int64]bool // files whose outgoing edges must be recomputed
-	newCalls     map[int64][]pendingCall
-	bulk         bool
+	changedNames   map[int64]bool // names whose set of definitions changed
+	affected       map[int64]bool // stored files whose calls must be resolved again
+	newCalls       map[int64][]pendingCall
+	newImports     []pendingImports
+	fileSetChanged bool
+
+	defIns, refIns, nameIns *bulk
 }
 
-// pendingCall is a (caller, callee name) pair of a file parsed now, with its sites.
+// pendingCall is a (caller, callee name) pair of a file parsed now, with its
+// call sites already packed.
 type pendingCall struct {
 	callerID int64
 	nameID   int64
-	sites    []Call
+	n        int
+	sites    []byte
 }
 
-func (w *writer) apply(ctx context.Context, changed []*parsedFile, removed []string) error {
+// pendingImports are a parsed file's imports, resolved once every file is in.
+type pendingImports struct {
+	fileID  int64
+	path    string
+	lang    string
+	imports []Import
+}
+
+// begin prepares for toRead files to come and removes the removed ones.
+func (w *writer) begin(ctx context.Context, toRead int, removed []string) error {
 	w.changedNames = map[int64]bool{}
 	w.affected = map[int64]bool{}
 	w.newCalls = map[int64][]pendingCall{}
-	parsed := 0
-	for _, c := range changed {
-		if c.parsed != nil {
-			parsed++
+	w.bulk = toRead > 64
+	w.cold = len(w.stored) == 0 && w.bulk
+	for _, q := range []struct {
+		sql string
+		v   *int64
+	}{
+		{`SELECT coalesce(max(id), 0) + 1 FROM defs`, &w.nextDef},
+		{`SELECT coalesce(max(id), 0) + 1 FROM files`, &w.nextFile},
+		{`SELECT coalesce(max(id), 0) + 1 FROM names`, &w.nextName},
+	} {
+		if err := w.tx.QueryRowContext(ctx, q.sql).Scan(q.v); err != nil {
+			return err
 		}
-	}
-	w.bulk = parsed > 64
-	cold := len(w.stored) == 0 && w.bulk
-	if err := w.tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) + 1 FROM defs`).Scan(&w.nextDef); err != nil {
-		return err
-	}
-	if err := w.tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) + 1 FROM files`).Scan(&w.nextFile); err != nil {
-		return err
-	}
-	if err := w.tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) + 1 FROM names`).Scan(&w.nextName); err != nil {
-		return err
 	}
 	w.names = map[string]int64{}
 	if w.bulk {
@@ -59,67 +75,75 @@ func (w *writer) apply(ctx context.Context, changed []*parsedFile, removed []str
 			return err
 		}
 	}
-	if cold {
+	if w.cold {
 		for _, si := range secondaryIndexes {
 			if _, err := w.tx.ExecContext(ctx, "DROP INDEX IF EXISTS "+si.name); err != nil {
 				return err
 			}
 		}
 	}
-	fileSetChanged := false
+	w.defIns = newBulk(w.tx, "defs", 15)
+	w.refIns = newBulk(w.tx, "refs", 2)
+	w.nameIns = newBulk(w.tx, "names", 2)
 	for _, p := range removed {
-		if err := w.removeFile(ctx, w.stored[p].id); err != nil {
+		id := w.stored[p].id
+		if err := w.removeFile(ctx, id); err != nil {
 			return err
 		}
-		if _, err := w.tx.ExecContext(ctx, `DELETE FROM files WHERE id = ?`, w.stored[p].id); err != nil {
+		if _, err := w.tx.ExecContext(ctx, `DELETE FROM files WHERE id = ?`, id); err != nil {
 			return err
 		}
-		fileSetChanged = true
+		w.fileSetChanged = true
 	}
-	ins := newBulk(w.tx, "defs", 16)
-	for _, c := range changed {
-		old := w.stored[c.seen.path]
-		if c.same {
-			if _, err := w.tx.ExecContext(ctx, `UPDATE files SET mtime = ? WHERE id = ?`, c.seen.mtime, old.id); err != nil {
-				return err
-			}
-			continue
+	return nil
+}
+
+// add writes one file read by this update.
+func (w *writer) add(ctx context.Context, c *parsedFile) error {
+	old := w.stored[c.seen.path]
+	if c.same {
+		_, err := w.tx.ExecContext(ctx, `UPDATE files SET mtime = ? WHERE id = ?`, c.seen.mtime, old.id)
+		return err
+	}
+	id, err := w.upsertFile(ctx, c, old)
+	if err != nil {
+		return err
+	}
+	if old == nil || old.skip != "" {
+		w.fileSetChanged = w.fileSetChanged || c.skip == ""
+	} else if c.skip != "" {
+		w.fileSetChanged = true
+	}
+	if c.parsed == nil {
+		if old != nil {
+			return w.removeFile(ctx, id)
 		}
-		id, err := w.upsertFile(ctx, c, old)
+		return nil
+	}
+	return w.writeFile(ctx, id, c, old != nil)
+}
+
+// finish stores the imports, builds the secondary indexes of a cold build
+// and resolves the calls of every affected file.
+func (w *writer) finish(ctx context.Context) error {
+	for _, b := range []*bulk{w.nameIns, w.defIns, w.refIns} {
+		err := b.flush(ctx)
+		b.close()
 		if err != nil {
 			return err
 		}
-		if old == nil || old.skip != "" {
-			fileSetChanged = fileSetChanged || c.skip == ""
-		} else if c.skip != "" {
-			fileSetChanged = true
-		}
-		if c.parsed == nil {
-			if old != nil {
-				if err := w.removeFile(ctx, id); err != nil {
-					return err
-				}
-			}
-			continue
-		}
-		if err := w.writeFile(ctx, id, c, old != nil, ins); err != nil {
-			return err
-		}
 	}
-	if err := ins.flush(ctx); err != nil {
+	if err := w.writeImports(ctx, w.fileSetChanged && !w.cold); err != nil {
 		return err
 	}
-	if err := w.writeImports(ctx, changed, fileSetChanged && !cold); err != nil {
-		return err
-	}
-	if cold {
+	if w.cold {
 		for _, si := range secondaryIndexes {
 			if _, err := w.tx.ExecContext(ctx, "CREATE INDEX IF NOT EXISTS "+si.name+" ON "+si.def); err != nil {
 				return err
 			}
 		}
 	}
-	return w.recomputeEdges(ctx)
+	return w.resolveCalls(ctx)
 }
 
 func (w *writer) loadNames(ctx context.Context) error {
@@ -140,30 +164,65 @@ func (w *writer) loadNames(ctx context.Context) error {
 	return rows.Err()
 }
 
-// nameID interns a name.
-func (w *writer) nameID(ctx context.Context, name string) (int64, error) {
-	if id, ok := w.names[name]; ok {
-		return id, nil
+// intern makes sure every name has an id in w.names: those not known yet
+// are looked up in batches, and the rest inserted.
+func (w *writer) intern(ctx context.Context, names []string) error {
+	var missing []string
+	for _, n := range names {
+		if _, ok := w.names[n]; !ok {
+			missing = append(missing, n)
+		}
 	}
 	if !w.allNames {
-		var id int64
-		err := w.tx.QueryRowContext(ctx, `SELECT id FROM names WHERE name = ?`, name).Scan(&id)
-		if err == nil {
-			w.names[name] = id
-			return id, nil
+		for len(missing) > 0 {
+			chunk := missing[:min(len(missing), 500)]
+			missing = missing[len(chunk):]
+			args := make([]any, len(chunk))
+			for i, n := range chunk {
+				args[i] = n
+			}
+			rows, err := w.tx.QueryContext(ctx, `SELECT id, name FROM names WHERE name IN (`+placeholders(len(chunk))+`)`, args...)
+			if err != nil {
+				return err
+			}
+			for rows.Next() {
+				var id int64
+				var n string
+				if err := rows.Scan(&id, &n); err != nil {
+					rows.Close()
+					return err
+				}
+				w.names[n] = id
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return err
+			}
 		}
-		if err != sql.ErrNoRows {
-			return 0, err
+		for _, n := range names {
+			if _, ok := w.names[n]; !ok {
+				missing = append(missing, n)
+			}
 		}
 	}
-	id := w.nextName
-	w.nextName++
-	if _, err := w.tx.ExecContext(ctx, `INSERT INTO names(id, name) VALUES(?, ?)`, id, name); err != nil {
-		return 0, err
+	for _, n := range missing {
+		if _, ok := w.names[n]; ok {
+			continue // listed twice
+		}
+		w.names[n] = w.nextName
+		if err := w.nameIns.add(ctx, w.nextName, n); err != nil {
+			return err
+		}
+		w.nextName++
 	}
-	w.names[name] = id
-	return id, nil
+	if !w.bulk {
+		// Small updates read names back (resolveCalls): make them visible now.
+		return w.nameIns.flush(ctx)
+	}
+	return nil
 }
+
+func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?,", n), ",") }
 
 // removeFile deletes a file's rows (not its files row) and marks what depended on it.
 func (w *writer) removeFile(ctx context.Context, id int64) error {
@@ -181,34 +240,18 @@ func (w *writer) removeFile(ctx context.Context, id int64) error {
 	}
 	rows.Close()
 	for _, q := range []string{
-		`UPDATE calls SET callee_id = 0 WHERE callee_id IN (SELECT id FROM defs WHERE file_id = ?)`,
+		`UPDATE calls SET callee_id = 0 WHERE callee_id != 0 AND callee_id IN (SELECT id FROM defs WHERE file_id = ?)`,
 		`DELETE FROM defs WHERE file_id = ?`,
 		`DELETE FROM calls WHERE file_id = ?`,
 		`DELETE FROM imports WHERE file_id = ?`,
 		`DELETE FROM refs WHERE file_id = ?`,
-		`DELETE FROM file_edges WHERE from_id = ?`,
 	} {
 		if _, err := w.tx.ExecContext(ctx, q, id); err != nil {
 			return err
 		}
 	}
-	// Files that referred to this one get their edges recomputed.
-	rows, err = w.tx.QueryContext(ctx, `SELECT from_id FROM file_edges WHERE to_id = ?`, id)
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		var f int64
-		if err := rows.Scan(&f); err != nil {
-			rows.Close()
-			return err
-		}
-		w.affected[f] = true
-	}
-	rows.Close()
-	_, err = w.tx.ExecContext(ctx, `DELETE FROM file_edges WHERE to_id = ?`, id)
 	delete(w.affected, id)
-	return err
+	return nil
 }
 
 func (w *writer) upsertFile(ctx context.Context, c *parsedFile, old *storedFile) (int64, error) {
@@ -236,7 +279,7 @@ type oldDef struct {
 
 // writeFile replaces one parsed file's definitions (keeping the IDs of those
 // whose qualified name and kind survive), calls and references.
-func (w *writer) writeFile(ctx context.Context, fileID int64, c *parsedFile, existed bool, ins *bulk) error {
+func (w *writer) writeFile(ctx context.Context, fileID int64, c *parsedFile, existed bool) error {
 	p := c.parsed
 	reuse := map[string][]int64{}
 	var olds []oldDef
@@ -264,30 +307,40 @@ func (w *writer) writeFile(ctx context.Context, fileID int64, c *parsedFile, exi
 			}
 		}
 	}
-	ids := make([]int64, len(p.Defs))
+	// Every name this file needs, interned in one go.
+	need := make([]string, 0, len(p.Defs)+len(p.Calls)+len(p.Refs))
+	for _, d := range p.Defs {
+		need = append(need, d.Name)
+	}
+	for _, call := range p.Calls {
+		need = append(need, call.Callee)
+	}
+	need = append(need, p.Refs...)
+	if err := w.intern(ctx, need); err != nil {
+		return err
+	}
+
 	byQName := make(map[string]int64, len(p.Defs))
 	used := map[int64]bool{}
-	for i, d := range p.Defs {
+	for _, d := range p.Defs {
+		var id int64
 		key := fmt.Sprintf("%s\x00%d", d.QName, kindCode(d.Kind))
 		if r := reuse[key]; len(r) > 0 {
-			ids[i] = r[0]
+			id = r[0]
 			reuse[key] = r[1:]
-			used[ids[i]] = true
+			used[id] = true
 		} else {
-			ids[i] = w.nextDef
+			id = w.nextDef
 			w.nextDef++
 		}
-		nid, err := w.nameID(ctx, d.Name)
-		if err != nil {
-			return err
-		}
-		if !used[ids[i]] {
+		nid := w.names[d.Name]
+		if !used[id] {
 			w.changedNames[nid] = true // a new definition of this name
 		}
 		if _, ok := byQName[d.QName]; !ok {
-			byQName[d.QName] = ids[i]
+			byQName[d.QName] = id
 		}
-		if err := ins.add(ctx, ids[i], fileID, nid, d.QName, kindCode(d.Kind), d.Parent, d.Start, d.End,
+		if err := w.defIns.add(ctx, id, fileID, nid, d.QName, kindCode(d.Kind), d.Start, d.End,
 			d.NameStart, d.NameEnd, d.StartLine, d.StartCol, d.EndLine, d.EndCol, d.Signature, d.Doc); err != nil {
 			return err
 		}
@@ -295,89 +348,139 @@ func (w *writer) writeFile(ctx context.Context, fileID int64, c *parsedFile, exi
 	for _, o := range olds {
 		if !used[o.id] {
 			w.changedNames[o.nameID] = true // a definition that went away
-			if _, err := w.tx.ExecContext(ctx, `UPDATE calls SET callee_id = 0 WHERE callee_id = ?`, o.id); err != nil {
+			if _, err := w.tx.ExecContext(ctx, `UPDATE calls SET callee_id = 0 WHERE callee_id = ?1 AND callee_id != 0`, o.id); err != nil {
 				return err
 			}
 		}
 	}
-	// Calls: one row per (caller, callee name).
+	if !w.bulk {
+		if err := w.defIns.flush(ctx); err != nil {
+			return err
+		}
+	}
+	// Calls: one row per (caller, callee name), written once resolved.
 	type key struct {
 		caller int64
 		name   string
 	}
 	groups := map[key]int{}
 	var pending []pendingCall
+	var sites [][]Call
 	for _, call := range p.Calls {
 		k := key{byQName[call.Caller], call.Callee}
 		i, ok := groups[k]
 		if !ok {
-			nid, err := w.nameID(ctx, call.Callee)
-			if err != nil {
-				return err
-			}
 			i = len(pending)
 			groups[k] = i
-			pending = append(pending, pendingCall{callerID: k.caller, nameID: nid})
+			pending = append(pending, pendingCall{callerID: k.caller, nameID: w.names[call.Callee]})
+			sites = append(sites, nil)
 		}
-		pending[i].sites = append(pending[i].sites, call)
+		sites[i] = append(sites[i], call)
+	}
+	for i := range pending {
+		pending[i].n = len(sites[i])
+		pending[i].sites = encodeSites(sites[i])
 	}
 	w.newCalls[fileID] = pending
-	// References.
-	counts := map[string]int{}
-	var order []string
-	for _, r := range p.Refs {
-		if counts[r] == 0 {
-			order = append(order, r)
+	// References: one blob of (name id, count) pairs.
+	counts := make(map[int64]int, len(p.Refs))
+	for i, r := range p.Refs {
+		n := 1
+		if i < len(p.RefCounts) {
+			n = p.RefCounts[i]
 		}
-		counts[r]++
+		counts[w.names[r]] += n
 	}
-	refs := newBulk(w.tx, "refs", 3)
-	for _, r := range order {
-		nid, err := w.nameID(ctx, r)
-		if err != nil {
+	if len(counts) > 0 {
+		if err := w.refIns.add(ctx, fileID, encodeRefs(counts)); err != nil {
 			return err
 		}
-		if err := refs.add(ctx, fileID, nid, counts[r]); err != nil {
+		if !w.bulk {
+			if err := w.refIns.flush(ctx); err != nil {
+				return err
+			}
+		}
+	}
+	if len(p.Imports) > 0 {
+		w.newImports = append(w.newImports, pendingImports{fileID, c.seen.path, c.seen.lang, p.Imports})
+	}
+	if existed {
+		// Its imports are rewritten in finish.
+		if _, err := w.tx.ExecContext(ctx, `DELETE FROM imports WHERE file_id = ?`, fileID); err != nil {
 			return err
 		}
 	}
-	w.affected[fileID] = true
-	return refs.flush(ctx)
+	delete(w.affected, fileID) // its calls are resolved from newCalls
+	return nil
+}
+
+// encodeRefs packs (name id, count) pairs by name id as varint deltas.
+func encodeRefs(counts map[int64]int) []byte {
+	ids := make([]int64, 0, len(counts))
+	for id := range counts {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	buf := make([]byte, 0, 3*len(ids))
+	prev := int64(0)
+	for _, id := range ids {
+		buf = binary.AppendUvarint(buf, uint64(id-prev))
+		buf = binary.AppendUvarint(buf, uint64(counts[id]))
+		prev = id
+	}
+	return buf
+}
+
+// decodeRefs calls fn for each (name id, count) pair of encodeRefs' output,
+// in name id order.
+func decodeRefs(b []byte, fn func(name int64, count int)) {
+	id := int64(0)
+	for len(b) > 0 {
+		d, n := binary.Uvarint(b)
+		if n <= 0 {
+			return
+		}
+		b = b[n:]
+		c, m := binary.Uvarint(b)
+		if m <= 0 {
+			return
+		}
+		b = b[m:]
+		id += int64(d)
+		fn(id, int(c))
+	}
 }
 
 // writeImports stores the imports of parsed files, resolved against the
 // files now indexed; when files came or went it re-resolves every import.
-func (w *writer) writeImports(ctx context.Context, changed []*parsedFile, reresolve bool) error {
-	paths, err := w.indexedPaths(ctx)
-	if err != nil {
-		return err
+func (w *writer) writeImports(ctx context.Context, reresolve bool) error {
+	if len(w.newImports) == 0 && !reresolve {
+		return nil
 	}
-	res := newResolver(w.ix.root, paths)
 	ids, err := w.fileIDs(ctx)
 	if err != nil {
 		return err
 	}
+	paths := make([]string, 0, len(ids))
+	for p := range ids {
+		paths = append(paths, p)
+	}
+	res := newResolver(w.ix.root, paths)
 	if reresolve {
 		if err := w.reresolve(ctx, res, ids); err != nil {
 			return err
 		}
 	}
 	imps := newBulk(w.tx, "imports", 6)
-	for _, c := range changed {
-		if c.parsed == nil {
-			continue
-		}
-		fid := ids[c.seen.path]
-		if _, err := w.tx.ExecContext(ctx, `DELETE FROM imports WHERE file_id = ?`, fid); err != nil {
-			return err
-		}
-		for _, imp := range c.parsed.Imports {
-			resolved := ids[res.resolve(c.seen.lang, c.seen.path, imp)]
-			if err := imps.add(ctx, fid, imp.Module, strings.Join(imp.Names, " "), imp.Alias, resolved, imp.Line); err != nil {
+	for _, pi := range w.newImports {
+		for _, imp := range pi.imports {
+			resolved := ids[res.resolve(pi.lang, pi.path, imp)]
+			if err := imps.add(ctx, pi.fileID, imp.Module, strings.Join(imp.Names, " "), imp.Alias, resolved, imp.Line); err != nil {
 				return err
 			}
 		}
 	}
+	defer imps.close()
 	return imps.flush(ctx)
 }
 
@@ -405,30 +508,18 @@ func (w *writer) reresolve(ctx context.Context, res *resolver, ids map[string]in
 		}
 	}
 	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
 	for _, u := range ups {
 		if _, err := w.tx.ExecContext(ctx, `UPDATE imports SET resolved_id = ? WHERE rowid = ?`, u.resolved, u.rowid); err != nil {
 			return err
 		}
-		w.affected[u.file] = true
+		if _, ok := w.newCalls[u.file]; !ok {
+			w.affected[u.file] = true
+		}
 	}
 	return nil
-}
-
-func (w *writer) indexedPaths(ctx context.Context) ([]string, error) {
-	rows, err := w.tx.QueryContext(ctx, `SELECT path FROM files WHERE skip = ''`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var p string
-		if err := rows.Scan(&p); err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
 }
 
 func (w *writer) fileIDs(ctx context.Context) (map[string]int64, error) {
@@ -464,7 +555,7 @@ func newBulk(tx *sql.Tx, table string, cols int) *bulk {
 }
 
 func (b *bulk) sql(n int) string {
-	row := "(" + strings.TrimSuffix(strings.Repeat("?,", b.cols), ",") + ")"
+	row := "(" + placeholders(b.cols) + ")"
 	return "INSERT INTO " + b.table + " VALUES " + strings.TrimSuffix(strings.Repeat(row+",", n), ",")
 }
 
@@ -481,18 +572,26 @@ func (b *bulk) add(ctx context.Context, vals ...any) error {
 		b.stmt = st
 	}
 	_, err := b.stmt.ExecContext(ctx, b.args...)
+	clear(b.args)
 	b.args = b.args[:0]
 	return err
 }
 
+// flush writes the rows still buffered; the bulk stays usable.
 func (b *bulk) flush(ctx context.Context) error {
-	if b.stmt != nil {
-		defer b.stmt.Close()
-	}
 	if len(b.args) == 0 {
 		return nil
 	}
 	_, err := b.tx.ExecContext(ctx, b.sql(len(b.args)/b.cols), b.args...)
+	clear(b.args)
 	b.args = b.args[:0]
 	return err
+}
+
+// close releases the prepared statement.
+func (b *bulk) close() {
+	if b.stmt != nil {
+		b.stmt.Close()
+		b.stmt = nil
+	}
 }

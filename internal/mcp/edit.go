@@ -107,7 +107,7 @@ func (s *Server) editFunction(ctx context.Context, in editIn) (string, error) {
 	} else if nd, ok, err := ix.DefAt(ctx, d.Path, d.Start); err == nil && ok {
 		a.must(fmt.Sprintf("; now lines %d-%d, bytes [%d,%d)", nd.StartLine, nd.EndLine, nd.Start, nd.End))
 	}
-	a.must(fmt.Sprintf("\nsnapshot %s taken before the edit (grit's undo restores it)\n", snap.ID))
+	a.must(fmt.Sprintf("\nsnapshot %s taken before the edit: `grit undo` in the repository restores the file\n", snap.ID))
 	if len(v.Repairs) > 0 {
 		a.must("repairs made to new_source: " + strings.Join(v.Repairs, "; ") + "\n")
 	}

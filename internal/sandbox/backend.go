@@ -45,6 +45,10 @@ type Config struct {
 	Protected []string
 	// Home is the user's home directory; "" uses os.UserHomeDir.
 	Home string
+	// Helper is the command that runs ChildMain for the landlock+netns
+	// backend, the plan appended as its last argument; nil means this
+	// binary with ChildCommand (`grit __sandbox-exec`).
+	Helper []string
 }
 
 // defaultProtected are workspace paths no sandboxed command may create or
@@ -76,13 +80,21 @@ func New(cfg Config) (Runner, error) {
 	case BackendBwrap:
 		return newBwrap(cfg)
 	case "landlock", BackendLandlock:
-		return nil, fmt.Errorf("%w: the landlock+netns backend is not available in this build (use bwrap: apt install bubblewrap)", ErrNoBackend)
+		r, err := newLandlock(cfg)
+		if err != nil {
+			return nil, fmt.Errorf("%w: landlock+netns: %v", ErrNoBackend, err)
+		}
+		return r, nil
 	case BackendAuto:
 		r, err := newBwrap(cfg)
 		if err == nil {
 			return r, nil
 		}
-		return nil, fmt.Errorf("%w: %v; Landlock fallback: not available in this build. Install bubblewrap (apt install bubblewrap) and allow unprivileged user namespaces, or set sandbox.enabled=false to run without isolation", ErrNoBackend, err)
+		l, lerr := newLandlock(cfg)
+		if lerr == nil {
+			return l, nil
+		}
+		return nil, fmt.Errorf("%w: bwrap: %v; landlock+netns: %v. Install bubblewrap (apt install bubblewrap) and allow unprivileged user namespaces, or set sandbox.enabled=false to run without isolation", ErrNoBackend, err, lerr)
 	}
 	return nil, fmt.Errorf("unknown sandbox backend %q (expected: auto, bwrap, landlock, none)", cfg.Backend)
 }
@@ -107,9 +119,23 @@ func Probe() []BackendStatus {
 		bw.Available, bw.Detail = true, path
 	}
 	out = append(out, bw)
-	ll := BackendStatus{Name: BackendLandlock, Detail: "not available in this build"}
-	if abi := landlockABI(); abi > 0 {
-		ll.Detail = fmt.Sprintf("kernel Landlock ABI %d; backend not available in this build", abi)
+	ll := BackendStatus{Name: BackendLandlock}
+	abi := detectABI()
+	switch {
+	case abi == 0:
+		ll.Detail = "Landlock is not enabled in this kernel"
+	case abi < LandlockABI:
+		ll.Detail = fmt.Sprintf("kernel Landlock ABI %d; the backend needs %d or later", abi, LandlockABI)
+	default:
+		bash, err := exec.LookPath("bash")
+		if err == nil {
+			err = probeNamespaces(bash)
+		}
+		if err != nil {
+			ll.Detail = fmt.Sprintf("kernel Landlock ABI %d, but user and network namespaces do not work here: %v", abi, err)
+		} else {
+			ll.Available, ll.Detail = true, fmt.Sprintf("kernel Landlock ABI %d (needs %d), user and network namespaces work", abi, LandlockABI)
+		}
 	}
 	out = append(out, ll)
 	out = append(out, BackendStatus{Name: BackendNone, Available: true, Detail: "no isolation; only when sandbox.enabled=false"})
@@ -130,7 +156,9 @@ func landlockABI() int {
 // runArgv runs argv (a sandbox launcher followed by bash) the way the plain
 // runner runs bash: own process group killed on timeout, cancellation and
 // exit, Pdeathsig, output capped.
-func runArgv(ctx context.Context, argv []string, env []string, s Spec, cleanup func()) (Result, error) {
+// attr, when set, replaces the default SysProcAttr (the Landlock backend's
+// namespaces); it must keep a new process group and Pdeathsig.
+func runArgv(ctx context.Context, argv []string, env []string, s Spec, cleanup func(), attr *syscall.SysProcAttr) (Result, error) {
 	timeout := s.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout
@@ -153,6 +181,9 @@ func runArgv(ctx context.Context, argv []string, env []string, s Spec, cleanup f
 	cmd.Stdout = pw
 	cmd.Stderr = pw
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if attr != nil {
+		cmd.SysProcAttr = attr
+	}
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		pw.Close()

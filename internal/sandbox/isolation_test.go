@@ -28,6 +28,10 @@ import (
 const helperEnv = "GRIT_SANDBOX_TEST_HELPER"
 
 func TestMain(m *testing.M) {
+	// The landlock+netns backend re-executes this binary as its child.
+	if len(os.Args) > 1 && os.Args[1] == ChildCommand {
+		os.Exit(ChildMain(os.Args[2:]))
+	}
 	if ws := os.Getenv(helperEnv); ws != "" {
 		r, err := New(Config{Workspace: ws, Backend: BackendBwrap})
 		if err != nil {

@@ -23,25 +23,29 @@ import (
 // use; Prepare rebuilds it when the index's files change, re-tokenizing only
 // files whose content hash changed.
 type Corpus struct {
-	root     string
-	finger   string // content hashes of the indexed files
-	quick    string // quickFinger when last checked
-	files    []corpusFile
-	fileIdx  map[string]int // path → index in files
-	fileSet  map[string]bool
-	defs     []index.Def // grouped by file (files order), each file's sorted by start, then longest first
-	defFile  []int       // def → file index
-	parentOf []int       // def → enclosing def, -1 at top level
-	byID     map[int64]int
-	calls    [][]int32  // def → callers and callees (corpus indices), sorted
-	nameToks [][]string // def → lower-cased name parts
-	byName   map[string][]int
-	byLower  map[string][]int
-	fileBM25 *BM25
-	defBM25  *BM25
-	edges    map[string][]index.FileEdge // from → edges, both directions merged
-	recent   map[string]float64
-	allPaths []string
+	root       string
+	finger     string // content hashes of the indexed files
+	quick      string // quickFinger when last checked
+	files      []corpusFile
+	fileIdx    map[string]int // path → index in files
+	fileSet    map[string]bool
+	defs       []index.Def // grouped by file (files order), each file's sorted by start, then longest first
+	defFile    []int       // def → file index
+	parentOf   []int       // def → enclosing def, -1 at top level
+	byID       map[int64]int
+	calls      [][]int32   // def → callers and callees (corpus indices), sorted
+	nameToks   [][]string  // def → lower-cased name parts
+	nameIDF    [][]float64 // def → idf of each name part in the definition corpus
+	nameIDFSum []float64
+	lowerName  []string // def → lower-cased name
+	parentName []string // def → enclosing definition's name, or the file stem at top level
+	byName     map[string][]int
+	byLower    map[string][]int
+	fileBM25   *BM25
+	defBM25    *BM25
+	edges      map[string][]index.FileEdge // from → edges, both directions merged
+	recent     map[string]float64
+	allPaths   []string
 	// nameTok maps a lower-cased name part, stemmed, to the definitions whose name has it.
 	nameTok map[string][]int32
 	// src holds each file's bytes and idents each identifier's occurrences,
@@ -314,6 +318,29 @@ func buildCorpus(ctx context.Context, ix *index.Index, files []index.File, oldDo
 			if !slices.Contains(c.nameToks[i][:j], t) {
 				c.nameTok[stem(t)] = append(c.nameTok[stem(t)], int32(i))
 			}
+		}
+	}
+	c.nameIDF = make([][]float64, len(c.defs))
+	c.nameIDFSum = make([]float64, len(c.defs))
+	c.lowerName = make([]string, len(c.defs))
+	c.parentName = make([]string, len(c.defs))
+	idfMemo := map[string]float64{}
+	for i, d := range c.defs {
+		c.lowerName[i] = strings.ToLower(d.Name)
+		if p := c.parentOf[i]; p >= 0 {
+			c.parentName[i] = c.defs[p].Name
+		} else {
+			c.parentName[i] = strings.TrimSuffix(path.Base(d.Path), path.Ext(d.Path))
+		}
+		c.nameIDF[i] = make([]float64, len(c.nameToks[i]))
+		for j, t := range c.nameToks[i] {
+			v, ok := idfMemo[t]
+			if !ok {
+				v = c.defBM25.IDF(t)
+				idfMemo[t] = v
+			}
+			c.nameIDF[i][j] = v
+			c.nameIDFSum[i] += v
 		}
 	}
 	c.buildIdents(docs)

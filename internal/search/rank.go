@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"math"
-	"path"
 	"regexp"
 	"sort"
 	"strconv"
@@ -306,8 +305,8 @@ func (c *Corpus) Search(ctx context.Context, ix *index.Index, q Query, start tim
 	for j := 0; j < len(forder) && j < fillerFiles; j++ {
 		inTop[forder[j]] = true
 	}
+	scores := make([]float64, len(cands))
 	var order []int
-	scores := make(map[int]float64)
 	for i := range cands {
 		x := &cands[i]
 		own := x.sym > 0 || x.content > 0 || x.tb > 0 || x.spread > 0 || defLex[i] > 0
@@ -320,22 +319,18 @@ func (c *Corpus) Search(ctx context.Context, ix *index.Index, q Query, start tim
 			order = append(order, i)
 		}
 	}
-	sort.Slice(order, func(a, b int) bool {
-		x, y := order[a], order[b]
-		if scores[x] != scores[y] {
-			return scores[x] > scores[y]
-		}
-		return x < y
-	})
 	// Keep everything scoring at least the 4k-th best, so ties at the cut
 	// are all ordered by the full tie-break.
 	if len(order) > 4*k {
-		cut := scores[order[4*k-1]]
-		n := 4 * k
-		for n < len(order) && scores[order[n]] >= cut {
-			n++
+		top := topN(len(order), 4*k, func(j int) float64 { return scores[order[j]] })
+		cut := scores[order[top[len(top)-1]]]
+		kept := order[:0]
+		for _, i := range order {
+			if scores[i] >= cut {
+				kept = append(kept, i)
+			}
 		}
-		order = order[:n]
+		order = kept
 	}
 	hits := make([]Hit, 0, len(order))
 	for _, i := range order {
@@ -432,23 +427,30 @@ func sortHits(hits []Hit) {
 // parts (by idf) that the task mentions. Only definitions reachable from the
 // task's names and words are visited.
 func (c *Corpus) scoreSymbols(qi queryInfo, cands []candidate) {
-	visit := map[int]bool{}
+	seen := make([]bool, len(c.defs))
+	var visit []int
+	mark := func(i int) {
+		if !seen[i] {
+			seen[i] = true
+			visit = append(visit, i)
+		}
+	}
 	for name := range qi.identW {
 		for _, i := range c.byName[name] {
-			visit[i] = true
+			mark(i)
 		}
 	}
 	for lower := range qi.identLower {
 		for _, i := range c.byLower[lower] {
-			visit[i] = true
+			mark(i)
 		}
 	}
 	for t := range qi.stemSet {
 		for _, i := range c.nameTok[t] {
-			visit[int(i)] = true
+			mark(int(i))
 		}
 	}
-	for i := range visit {
+	for _, i := range visit {
 		c.scoreSymbol(qi, i, &cands[i])
 	}
 }
@@ -456,53 +458,43 @@ func (c *Corpus) scoreSymbols(qi queryInfo, cands []candidate) {
 func (c *Corpus) scoreSymbol(qi queryInfo, i int, x *candidate) {
 	d := c.defs[i]
 	name := d.Name
-	lower := strings.ToLower(name)
 	w := qi.identW[name]
 	why := "named in the task"
-	if w == 0 {
-		if wl := qi.identLower[lower]; wl > 0 {
+	if w == 0 && len(qi.identLower) > 0 {
+		if wl := qi.identLower[c.lowerName[i]]; wl > 0 {
 			w = 0.5 * wl
 			why = "named in the task (other case)"
 		}
 	}
-	common := IsCommonName(name)
-	if common {
+	if w > 0 && IsCommonName(name) {
 		w *= CommonNameDiscount
 	}
 	best := 0.0
 	if w > 0 {
 		uniq := 1 / (1 + math.Log(float64(len(c.byName[name]))))
-		best = w * (0.35 + 0.65*c.rarity(lower)) * (0.5 + 0.5*uniq)
+		best = w * (0.35 + 0.65*c.rarity(c.lowerName[i])) * (0.5 + 0.5*uniq)
 		x.exactDef = w >= 1
 		x.symWhy = why
-	}
-	parent := ""
-	if p := c.parentOf[i]; p >= 0 {
-		parent = c.defs[p].Name
-	} else {
-		parent = strings.TrimSuffix(path.Base(d.Path), path.Ext(d.Path))
-	}
-	if parent != "" && w > 0 {
-		if qi.pairs[parent+"."+name] {
-			best, x.symWhy, x.exactDef = 1, "written as "+parent+"."+name, true
-		} else if wp := qi.identW[parent]; wp >= 1 && w >= 1 && c.parentOf[i] >= 0 {
-			if v := 0.9; v > best {
-				best, x.symWhy = v, "it and its class "+parent+" are both named"
+		if parent := c.parentName[i]; parent != "" {
+			if qi.pairs[parent+"."+name] {
+				best, x.symWhy, x.exactDef = 1, "written as "+parent+"."+name, true
+			} else if wp := qi.identW[parent]; wp >= 1 && w >= 1 && c.parentOf[i] >= 0 {
+				if v := 0.9; v > best {
+					best, x.symWhy = v, "it and its class "+parent+" are both named"
+				}
 			}
 		}
 	}
 	if best == 0 {
 		toks := c.nameToks[i]
 		if len(toks) >= 2 {
-			var hit, all float64
-			for _, t := range toks {
-				idf := c.defBM25.IDF(t)
-				all += idf
+			var hit float64
+			for j, t := range toks {
 				if qi.termSet[t] || qi.stemSet[stem(t)] {
-					hit += idf
+					hit += c.nameIDF[i][j]
 				}
 			}
-			if all > 0 && hit > 0 {
+			if all := c.nameIDFSum[i]; all > 0 && hit > 0 {
 				cov := hit / all
 				best = 0.5 * cov * cov
 				x.symWhy = "its name's words appear in the task"

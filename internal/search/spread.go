@@ -98,22 +98,33 @@ func isSeed(seeds []int, i int) bool {
 }
 
 // topN returns the indices of the n largest positive scores, best first,
-// ties broken by index.
+// ties broken by index. It keeps a sorted window of n, so a pass over many
+// scores costs little more than reading them.
 func topN(count, n int, score func(int) float64) []int {
 	type is struct {
 		i int
 		s float64
 	}
-	var all []is
+	win := make([]is, 0, n+1)
 	for i := 0; i < count; i++ {
-		if s := score(i); s > 0 {
-			all = append(all, is{i, s})
+		s := score(i)
+		if s <= 0 || len(win) == n && s <= win[n-1].s {
+			continue
+		}
+		j := len(win)
+		win = append(win, is{i, s})
+		for j > 0 && win[j-1].s < s {
+			win[j] = win[j-1]
+			j--
+		}
+		win[j] = is{i, s}
+		if len(win) > n {
+			win = win[:n]
 		}
 	}
-	sort.SliceStable(all, func(a, b int) bool { return all[a].s > all[b].s })
-	var out []int
-	for j := 0; j < len(all) && j < n; j++ {
-		out = append(out, all[j].i)
+	out := make([]int, len(win))
+	for j, x := range win {
+		out[j] = x.i
 	}
 	return out
 }
