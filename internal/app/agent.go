@@ -183,6 +183,8 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 		Mode: mode, Root: env.Root,
 		Managed: src.Managed.Settings.Permissions, User: user, Project: project,
 		ProjectTrusted: trusted, Home: o.ConfigOpts.Home,
+		// ToolSearch only loads schemas into the next request: no side effect.
+		ReadOnlyTools: []string{"ToolSearch"},
 	})
 	if err != nil {
 		return nil, err

@@ -71,6 +71,9 @@ func scripted(t *testing.T, replies ...string) *provider.Scripted {
 func runFix(t *testing.T, root, task string, p provider.Provider, o FixOptions) *fix.Report {
 	t.Helper()
 	o.Provider, o.Runner, o.NoSession = p, sandbox.NewPlain(), o.DataHome == ""
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil && o.Test == "" {
+		o.Test = "go test -vet=off ./..." // detection is tested in package fix; vet only slows these runs
+	}
 	var log bytes.Buffer
 	o.Progress = &log
 	rep, err := Fix(context.Background(), root, task, o)

@@ -173,6 +173,25 @@ func TestSearchScores(t *testing.T) {
 		}
 	})
 
+	t.Run("error message", func(t *testing.T) {
+		res := searchFixture(t, fx, search.Query{Text: "checkout crashes:\nValueError: negative total", K: 50})
+		h := hitOf(t, res, "shop/money.py", "format_total")
+		if got, want := h.Signals.Traceback, search.WeightTraceback*search.ErrorMessageScore; math.Abs(got-want) > eps {
+			t.Errorf("raise site: Traceback = %v, want WeightTraceback×ErrorMessageScore = %v", got, want)
+		}
+		if res.Hits[0].Def.QName != "format_total" {
+			t.Errorf("top hit = %s, want format_total, which raises the quoted message", res.Hits[0].Def.QName)
+		}
+	})
+
+	t.Run("snippet names get no definition boost", func(t *testing.T) {
+		res := searchFixture(t, fx, search.Query{Text: "the total is wrong\n```python\n>>> apply_coupon(100, 'TEN')\n```", K: 50})
+		h := hitOf(t, res, "shop/pricing.py", "apply_coupon")
+		if h.Signals.Symbol <= 0 || h.Signals.DefBoost != 0 {
+			t.Errorf("apply_coupon named only in example code: Symbol = %v, DefBoost = %v; want > 0 and 0", h.Signals.Symbol, h.Signals.DefBoost)
+		}
+	})
+
 	t.Run("definition boost", func(t *testing.T) {
 		res := searchFixture(t, fx, search.Query{Text: "apply_coupon() raises KeyError", K: 50})
 		h := hitOf(t, res, "shop/pricing.py", "apply_coupon")

@@ -217,6 +217,9 @@ func runHeadless(e *env, f agentFlags, prompt string) error {
 		Result: res.Text, SessionID: sessionID, NumTurns: res.Turns,
 		DurationMS: time.Since(start).Milliseconds(), Usage: toUsageJSON(res.Usage),
 	}
+	if cost, ok := app.CostUSD(s.Model, res.Usage); ok {
+		out.TotalCostUSD = cost
+	}
 	code := ExitOK
 	if out.IsError {
 		code = ExitError

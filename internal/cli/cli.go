@@ -77,6 +77,9 @@ func newRootCmd(e *env) *cobra.Command {
 		newSessionsCmd,
 		newInitCmd,
 		newContextCmd,
+		newTrustCmd,
+		newSandboxExecCmd,
+		newGoalCmd,
 		// Subcommands register here, one line each.
 	} {
 		root.AddCommand(sub(e))

@@ -39,14 +39,19 @@ normalised to 0–1 and weighted:
 
   symbol 0.8     names written in the task against definition names
   path 0.4       paths, dotted module names and words against file paths
-  content 0.6    ripgrep for the task's rarest identifiers, credited to definitions
+  content 0.6    the task's rarest identifiers, credited to the definitions holding
+                 them (in process over the cached corpus; ripgrep for large repos)
   lexical 0.9    BM25 over files and definitions
   spread 0.5     callers, callees and members of the strongest hits
   recency 0.3    files touched in the last 10 commits
-  traceback 1.0  frames of Python, pytest, Go and JavaScript traces in the repository
+  traceback 1.0  frames of Python, pytest, Go and JavaScript traces in the repository,
+                 and the definitions whose source holds a quoted error message
 
-The site that defines a name written as code gets a definition boost (×2 on
-symbol); test files are demoted unless the task is about tests. The same index
+Code terms (code spans, snippets, error messages) weigh twice prose words in
+BM25. The site that defines a name written as code in prose gets a definition
+boost (×2 on symbol); names only in example code, and builtin-looking names,
+count less. Test files are demoted unless the task is about tests, and so are
+documentation, examples, benchmarks and setup scripts unless the task names them. The same index
 and task always give the same ranking. --explain says why each hit ranks where
 it does; --json prints the whole result with every signal's contribution.
 

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/binary"
@@ -78,14 +79,18 @@ type defLite struct {
 	parent   string
 }
 
-// parentOf is a definition's parent: its qualified name without the last
-// component (names themselves never contain a dot).
+// parentOf is what the database stores of a definition's qualified name:
+// the qualified name without its last component, which is the name itself
+// (names never contain a dot).
 func parentOf(qname string) string {
 	if i := strings.LastIndexByte(qname, '.'); i >= 0 {
 		return qname[:i]
 	}
 	return ""
 }
+
+// qnameSQL is a definition's qualified name in SQL, for defs d and names n.
+const qnameSQL = `CASE d.parent WHEN '' THEN n.name ELSE d.parent || '.' || n.name END`
 
 // resolveCalls resolves the calls of every file parsed now and re-resolves
 // those of stored files that call a name whose definitions changed or whose
@@ -152,15 +157,22 @@ func (w *writer) resolveCalls(ctx context.Context) error {
 			}
 		}
 	}
-	calls := newBulk(w.tx, "calls", 6)
+	calls := newBulk(w.tx, "calls", 5)
 	defer calls.close()
 	for _, f := range files {
 		resolve := func(caller, name int64) int64 {
 			return resolveCall(defs.byName[name], f, parents[caller], imported[f])
 		}
 		if pending, ok := w.newCalls[f]; ok {
+			// In key order: the table is a b-tree on it, and fills its pages.
+			slices.SortFunc(pending, func(a, b pendingCall) int {
+				if a.callerID != b.callerID {
+					return cmp.Compare(a.callerID, b.callerID)
+				}
+				return cmp.Compare(a.nameID, b.nameID)
+			})
 			for _, pc := range pending {
-				if err := calls.add(ctx, f, pc.callerID, pc.nameID, resolve(pc.callerID, pc.nameID), pc.n, pc.sites); err != nil {
+				if err := calls.add(ctx, f, pc.callerID, pc.nameID, resolve(pc.callerID, pc.nameID), pc.sites); err != nil {
 					return err
 				}
 			}
@@ -289,7 +301,7 @@ func (w *writer) loadImported(ctx context.Context, m map[int64]map[int64]bool, f
 }
 
 func loadParents(ctx context.Context, tx *sql.Tx, file int64, parents map[int64]string) error {
-	rows, err := tx.QueryContext(ctx, `SELECT id, qname FROM defs WHERE file_id = ?`, file)
+	rows, err := tx.QueryContext(ctx, `SELECT id, parent FROM defs WHERE file_id = ?`, file)
 	if err != nil {
 		return err
 	}
@@ -300,7 +312,7 @@ func loadParents(ctx context.Context, tx *sql.Tx, file int64, parents map[int64]
 		if err := rows.Scan(&id, &q); err != nil {
 			return err
 		}
-		parents[id] = parentOf(q)
+		parents[id] = q
 	}
 	return rows.Err()
 }
@@ -314,7 +326,7 @@ type defIndex struct {
 }
 
 func (d *defIndex) loadAll(ctx context.Context, parents map[int64]string) error {
-	rows, err := d.tx.QueryContext(ctx, `SELECT id, file_id, name_id, qname FROM defs ORDER BY file_id, start`)
+	rows, err := d.tx.QueryContext(ctx, `SELECT id, file_id, name_id, parent FROM defs ORDER BY file_id, start`)
 	if err != nil {
 		return err
 	}
@@ -322,11 +334,9 @@ func (d *defIndex) loadAll(ctx context.Context, parents map[int64]string) error 
 	for rows.Next() {
 		var l defLite
 		var n int64
-		var q string
-		if err := rows.Scan(&l.id, &l.file, &n, &q); err != nil {
+		if err := rows.Scan(&l.id, &l.file, &n, &l.parent); err != nil {
 			return err
 		}
-		l.parent = parentOf(q)
 		parents[l.id] = l.parent
 		d.byName[n] = append(d.byName[n], l)
 	}
@@ -346,19 +356,17 @@ func (d *defIndex) prefetch(ctx context.Context, names []int64) error {
 			args[i] = n
 			d.byName[n] = nil
 		}
-		rows, err := d.tx.QueryContext(ctx, `SELECT id, file_id, name_id, qname FROM defs WHERE name_id IN (`+placeholders(len(chunk))+`) ORDER BY file_id, start`, args...)
+		rows, err := d.tx.QueryContext(ctx, `SELECT id, file_id, name_id, parent FROM defs WHERE name_id IN (`+placeholders(len(chunk))+`) ORDER BY file_id, start`, args...)
 		if err != nil {
 			return err
 		}
 		for rows.Next() {
 			var l defLite
 			var n int64
-			var q string
-			if err := rows.Scan(&l.id, &l.file, &n, &q); err != nil {
+			if err := rows.Scan(&l.id, &l.file, &n, &l.parent); err != nil {
 				rows.Close()
 				return err
 			}
-			l.parent = parentOf(q)
 			d.byName[n] = append(d.byName[n], l)
 		}
 		rows.Close()
@@ -380,6 +388,17 @@ func encodeSites(sites []Call) []byte {
 		off, line = s.Offset, s.Line
 	}
 	return buf
+}
+
+// countSites is the number of call sites encodeSites packed into b.
+func countSites(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if c < 0x80 {
+			n++ // the last byte of a varint
+		}
+	}
+	return n / 2
 }
 
 // decodeSites unpacks encodeSites' output into (offset, line) pairs.

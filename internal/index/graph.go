@@ -22,9 +22,9 @@ func (ix *Index) Calls(ctx context.Context, path string) ([]Call, error) {
 }
 
 func (ix *Index) queryCalls(ctx context.Context, op, where string, args ...any) ([]Call, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT f.path, c.caller_id, coalesce(d.qname, ''), n.name, c.sites
+	rows, err := ix.db.QueryContext(ctx, `SELECT f.path, c.caller_id, coalesce(CASE d.parent WHEN '' THEN dn.name ELSE d.parent || '.' || dn.name END, ''), n.name, c.sites
 		FROM calls c JOIN files f ON f.id = c.file_id JOIN names n ON n.id = c.name_id
-		LEFT JOIN defs d ON d.id = c.caller_id `+where, args...)
+		LEFT JOIN defs d ON d.id = c.caller_id LEFT JOIN names dn ON dn.id = d.name_id `+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
@@ -63,8 +63,8 @@ func (ix *Index) Callees(ctx context.Context, id int64) ([]DefEdge, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := ix.db.QueryContext(ctx, `SELECT callee_id, sum(n) FROM calls
-		WHERE file_id = (SELECT file_id FROM defs WHERE id = ?1) AND caller_id = ?1 AND callee_id != 0 GROUP BY callee_id`, id)
+	rows, err := ix.db.QueryContext(ctx, `SELECT callee_id, sites FROM calls
+		WHERE file_id = (SELECT file_id FROM defs WHERE id = ?1) AND caller_id = ?1 AND callee_id != 0`, id)
 	if err != nil {
 		return nil, fmt.Errorf("callees: %w", err)
 	}
@@ -73,15 +73,26 @@ func (ix *Index) Callees(ctx context.Context, id int64) ([]DefEdge, error) {
 		count int
 	}
 	var pairs []pair
+	at := map[int64]int{}
 	for rows.Next() {
-		var p pair
-		if err := rows.Scan(&p.id, &p.count); err != nil {
+		var callee int64
+		var sites []byte
+		if err := rows.Scan(&callee, &sites); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("callees: %w", err)
 		}
-		pairs = append(pairs, p)
+		i, ok := at[callee]
+		if !ok {
+			i = len(pairs)
+			at[callee] = i
+			pairs = append(pairs, pair{id: callee})
+		}
+		pairs[i].count += countSites(sites)
 	}
 	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("callees: %w", err)
+	}
 	var out []DefEdge
 	for _, p := range pairs {
 		callee, err := ix.DefByID(ctx, p.id)

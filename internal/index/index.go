@@ -189,7 +189,7 @@ func (ix *Index) File(ctx context.Context, path string) (File, error) {
 }
 
 // defColumns selects a Def; scanDef reads it.
-const defColumns = `d.id, f.path, f.lang, n.name, d.qname, d.kind, d.start, d."end",
+const defColumns = `d.id, f.path, f.lang, n.name, d.parent, d.kind, d.start, d."end",
 	d.name_start, d.name_end, d.start_line, d.start_col, d.end_line, d.end_col, d.signature, d.doc
 	FROM defs d JOIN files f ON f.id = d.file_id JOIN names n ON n.id = d.name_id`
 
@@ -207,9 +207,12 @@ func kindCode(k string) int {
 func scanDef(s interface{ Scan(...any) error }) (Def, error) {
 	var d Def
 	var kind int
-	err := s.Scan(&d.ID, &d.Path, &d.Lang, &d.Name, &d.QName, &kind, &d.Start, &d.End,
+	err := s.Scan(&d.ID, &d.Path, &d.Lang, &d.Name, &d.Parent, &kind, &d.Start, &d.End,
 		&d.NameStart, &d.NameEnd, &d.StartLine, &d.StartCol, &d.EndLine, &d.EndCol, &d.Signature, &d.Doc)
-	d.Parent = parentOf(d.QName)
+	d.QName = d.Name
+	if d.Parent != "" {
+		d.QName = d.Parent + "." + d.Name
+	}
 	if kind >= 0 && kind < len(kindNames) {
 		d.Kind = kindNames[kind]
 	}
@@ -257,12 +260,14 @@ func (ix *Index) AllDefs(ctx context.Context) ([]Def, error) {
 // ("Session.get"), or "path::qname". Sorted by path then start.
 func (ix *Index) Lookup(ctx context.Context, name string) ([]Def, error) {
 	if p, q, ok := strings.Cut(name, "::"); ok {
-		return ix.queryDefs(ctx, "lookup", `WHERE f.path = ? AND d.qname = ? ORDER BY f.path, d.start`, span.Clean(p), q)
+		return ix.queryDefs(ctx, "lookup", `WHERE f.path = ? AND n.name = ? AND d.parent = ? ORDER BY f.path, d.start`,
+			span.Clean(p), q[strings.LastIndexByte(q, '.')+1:], parentOf(q))
 	}
 	if strings.Contains(name, ".") {
 		last := name[strings.LastIndexByte(name, '.')+1:]
-		return ix.queryDefs(ctx, "lookup", `WHERE n.name = ? AND (d.qname = ? OR d.qname LIKE ? ESCAPE '\') ORDER BY f.path, d.start`,
-			last, name, "%."+likeEscape(name))
+		parent := parentOf(name)
+		return ix.queryDefs(ctx, "lookup", `WHERE n.name = ? AND (d.parent = ? OR d.parent LIKE ? ESCAPE '\') ORDER BY f.path, d.start`,
+			last, parent, "%."+likeEscape(parent))
 	}
 	return ix.queryDefs(ctx, "lookup", `WHERE n.name = ? ORDER BY f.path, d.start`, name)
 }

@@ -87,7 +87,8 @@ CREATE INDEX file_edges_to ON file_edges(to_id);
 //     and the definitions' names (edges.go), so nothing is recomputed when a
 //     file changes;
 //   - refs are one row per file, the (name id, count) pairs packed in a blob;
-//   - defs lose parent (it is qname without its last component);
+//   - defs keep parent but not qname, which is parent.name (or name at the
+//     top level): most definitions are top-level and store no text for it;
 //   - calls are keyed by (file, caller, name) without a rowid, and only
 //     resolved calls are indexed by callee.
 const migration2 = `
@@ -108,12 +109,14 @@ CREATE TABLE files(
 	errors INTEGER NOT NULL,       -- ERROR/MISSING nodes
 	skip TEXT NOT NULL DEFAULT ''  -- why the file is not indexed, '' if it is
 );
-CREATE TABLE names(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+-- Names are unique but not indexed by text (the writer keeps them in memory,
+-- and a lookup by name scans this small table): half a megabyte less.
+CREATE TABLE names(id INTEGER PRIMARY KEY, name TEXT NOT NULL);
 CREATE TABLE defs(
 	id INTEGER PRIMARY KEY,
 	file_id INTEGER NOT NULL,
 	name_id INTEGER NOT NULL,
-	qname TEXT NOT NULL,           -- the parent is qname up to its last '.'
+	parent TEXT NOT NULL,          -- the qualified name is parent.name, or name if parent is ''
 	kind INTEGER NOT NULL,
 	start INTEGER NOT NULL, "end" INTEGER NOT NULL,
 	name_start INTEGER NOT NULL, name_end INTEGER NOT NULL,
@@ -129,8 +132,7 @@ CREATE TABLE calls(
 	caller_id INTEGER NOT NULL,    -- 0 at module level
 	name_id INTEGER NOT NULL,
 	callee_id INTEGER NOT NULL,    -- resolved definition, 0 if unresolved
-	n INTEGER NOT NULL,
-	sites BLOB NOT NULL,
+	sites BLOB NOT NULL,           -- as many pairs as call sites
 	PRIMARY KEY(file_id, caller_id, name_id)
 ) WITHOUT ROWID;
 CREATE TABLE imports(

@@ -38,7 +38,6 @@ type writer struct {
 type pendingCall struct {
 	callerID int64
 	nameID   int64
-	n        int
 	sites    []byte
 }
 
@@ -284,7 +283,7 @@ func (w *writer) writeFile(ctx context.Context, fileID int64, c *parsedFile, exi
 	reuse := map[string][]int64{}
 	var olds []oldDef
 	if existed {
-		rows, err := w.tx.QueryContext(ctx, `SELECT id, qname, kind, name_id FROM defs WHERE file_id = ? ORDER BY start`, fileID)
+		rows, err := w.tx.QueryContext(ctx, `SELECT d.id, `+qnameSQL+`, d.kind, d.name_id FROM defs d JOIN names n ON n.id = d.name_id WHERE d.file_id = ? ORDER BY d.start`, fileID)
 		if err != nil {
 			return err
 		}
@@ -340,7 +339,7 @@ func (w *writer) writeFile(ctx context.Context, fileID int64, c *parsedFile, exi
 		if _, ok := byQName[d.QName]; !ok {
 			byQName[d.QName] = id
 		}
-		if err := w.defIns.add(ctx, id, fileID, nid, d.QName, kindCode(d.Kind), d.Start, d.End,
+		if err := w.defIns.add(ctx, id, fileID, nid, storedParent(d), kindCode(d.Kind), d.Start, d.End,
 			d.NameStart, d.NameEnd, d.StartLine, d.StartCol, d.EndLine, d.EndCol, d.Signature, d.Doc); err != nil {
 			return err
 		}
@@ -378,7 +377,6 @@ func (w *writer) writeFile(ctx context.Context, fileID int64, c *parsedFile, exi
 		sites[i] = append(sites[i], call)
 	}
 	for i := range pending {
-		pending[i].n = len(sites[i])
 		pending[i].sites = encodeSites(sites[i])
 	}
 	w.newCalls[fileID] = pending
@@ -412,6 +410,15 @@ func (w *writer) writeFile(ctx context.Context, fileID int64, c *parsedFile, exi
 	}
 	delete(w.affected, fileID) // its calls are resolved from newCalls
 	return nil
+}
+
+// storedParent is what the database keeps of d's qualified name: the part
+// before ".Name" (QName is Parent.Name for every parser's definitions).
+func storedParent(d Def) string {
+	if q, ok := strings.CutSuffix(d.QName, "."+d.Name); ok {
+		return q
+	}
+	return parentOf(d.QName)
 }
 
 // encodeRefs packs (name id, count) pairs by name id as varint deltas.

@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 		os.Exit(ChildMain(os.Args[2:]))
 	}
 	if ws := os.Getenv(helperEnv); ws != "" {
-		r, err := New(Config{Workspace: ws, Backend: BackendBwrap})
+		r, err := New(Config{Workspace: ws, Backend: os.Getenv(helperEnv + "_BACKEND")})
 		if err != nil {
 			fmt.Println("helper:", err)
 			os.Exit(3)
@@ -70,7 +70,13 @@ func newFixture(t *testing.T, backend string, mod func(*Config)) fixture {
 	if err != nil {
 		t.Fatalf("New(%+v): %v", cfg, err)
 	}
-	return fixture{r: r, ws: ws, home: home}
+	f := fixture{r: r, ws: ws, home: home}
+	// The sandbox itself must work, or every "denied" below would pass
+	// for the wrong reason.
+	if res := f.run(t, "true"); res.ExitCode != 0 {
+		t.Fatalf("%s: `true` inside the sandbox: exit %d: %s", backend, res.ExitCode, res.Output)
+	}
+	return f
 }
 
 func (f fixture) run(t *testing.T, script string) Result {
@@ -289,15 +295,17 @@ func nonLoopbackIP() string {
 
 // Network allowed: the listener is reached (the sandbox is not simply broken).
 func TestNetworkAllowed(t *testing.T) {
-	f := newFixture(t, BackendBwrap, func(c *Config) { c.Network = true })
-	tcp, count := countingListener(t, "tcp")
-	host, port, _ := net.SplitHostPort(tcp)
-	if res := f.run(t, fmt.Sprintf("exec 3<>/dev/tcp/%s/%s", host, port)); res.ExitCode != 0 {
-		t.Fatalf("with Network: connect failed: %q", res.Output)
-	}
-	for count.Load() == 0 {
-		time.Sleep(10 * time.Millisecond) // bounded by the test timeout
-	}
+	forEachBackend(t, func(t *testing.T, backend string) {
+		f := newFixture(t, backend, func(c *Config) { c.Network = true })
+		tcp, count := countingListener(t, "tcp")
+		host, port, _ := net.SplitHostPort(tcp)
+		if res := f.run(t, fmt.Sprintf("exec 3<>/dev/tcp/%s/%s", host, port)); res.ExitCode != 0 {
+			t.Fatalf("with Network: connect failed: %q", res.Output)
+		}
+		for count.Load() == 0 {
+			time.Sleep(10 * time.Millisecond) // bounded by the test timeout
+		}
+	})
 }
 
 // D3: protected workspace paths are read-only, also when missing.
@@ -409,7 +417,7 @@ func TestProcessLifetime(t *testing.T) {
 		// kill -9 of the parent.
 		marker2 := marker + "-parent"
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), helperEnv+"="+f.ws, helperEnv+"_SCRIPT="+fmt.Sprintf("exec -a %s sleep 1000", marker2))
+		cmd.Env = append(os.Environ(), helperEnv+"="+f.ws, helperEnv+"_SCRIPT="+fmt.Sprintf("exec -a %s sleep 1000", marker2), helperEnv+"_BACKEND="+backend)
 		out, _ := cmd.StdoutPipe()
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
@@ -480,22 +488,39 @@ func TestPrivileges(t *testing.T) {
 	})
 }
 
-// D10: fail closed.
+// D10: fail closed. No bwrap in PATH and a kernel without Landlock (or
+// with too old an ABI): every sandboxed backend refuses, saying why.
 func TestFailClosed(t *testing.T) {
-	t.Setenv("PATH", t.TempDir()) // no bwrap anywhere
-	for _, b := range []string{BackendAuto, BackendBwrap, "landlock"} {
-		r, err := New(Config{Workspace: t.TempDir(), Backend: b})
-		if err == nil {
-			t.Errorf("New(Backend %s) without bwrap = %s runner, want ErrNoBackend", b, r.Backend())
-			continue
-		}
-		if !errors.Is(err, ErrNoBackend) && b != BackendBwrap {
-			t.Errorf("New(Backend %s) error = %v, want ErrNoBackend", b, err)
-		}
-		if !strings.Contains(err.Error(), "bubblewrap") {
-			t.Errorf("New(Backend %s) error %q does not say what to install", b, err)
+	// A PATH with bash but no bwrap.
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	if err := os.Symlink(bash, filepath.Join(bin, "bash")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin)
+	for _, abi := range []int{0, LandlockABI - 1} {
+		detectABI = func() int { return abi }
+		for _, b := range []string{BackendAuto, BackendBwrap, "landlock"} {
+			r, err := New(Config{Workspace: t.TempDir(), Backend: b})
+			if err == nil {
+				t.Errorf("ABI %d: New(Backend %s) without bwrap = %s runner, want ErrNoBackend", abi, b, r.Backend())
+				continue
+			}
+			if !errors.Is(err, ErrNoBackend) && b != BackendBwrap {
+				t.Errorf("ABI %d: New(Backend %s) error = %v, want ErrNoBackend", abi, b, err)
+			}
+			if b != "landlock" && !strings.Contains(err.Error(), "bubblewrap") {
+				t.Errorf("ABI %d: New(Backend %s) error %q does not say what to install", abi, b, err)
+			}
+			if b != BackendBwrap && !strings.Contains(err.Error(), "Landlock") {
+				t.Errorf("ABI %d: New(Backend %s) error %q does not say why Landlock does not work", abi, b, err)
+			}
 		}
 	}
+	detectABI = landlockABI
 	if _, err := New(Config{Workspace: "/x", Backend: "docker"}); err == nil || !strings.Contains(err.Error(), "expected: auto, bwrap, landlock, none") {
 		t.Errorf("unknown backend error = %v", err)
 	}
@@ -503,14 +528,16 @@ func TestFailClosed(t *testing.T) {
 
 // E2: the repository's .env never reaches a command's environment.
 func TestDotEnvNotLoaded(t *testing.T) {
-	f := newFixture(t, BackendBwrap, nil)
-	os.WriteFile(filepath.Join(f.ws, ".env"), []byte("GRIT_E2_MARKER=loaded\n"), 0o644)
-	if res := f.run(t, "echo \"[$GRIT_E2_MARKER]\""); !strings.Contains(res.Output, "[]") {
-		t.Errorf("the repository .env was loaded: %q", res.Output)
-	}
-	if os.Getenv("GRIT_E2_MARKER") != "" {
-		t.Error("the repository .env reached Grit's own environment")
-	}
+	forEachBackend(t, func(t *testing.T, backend string) {
+		f := newFixture(t, backend, nil)
+		os.WriteFile(filepath.Join(f.ws, ".env"), []byte("GRIT_E2_MARKER=loaded\n"), 0o644)
+		if res := f.run(t, "echo \"[$GRIT_E2_MARKER]\""); !strings.Contains(res.Output, "[]") {
+			t.Errorf("the repository .env was loaded: %q", res.Output)
+		}
+		if os.Getenv("GRIT_E2_MARKER") != "" {
+			t.Error("the repository .env reached Grit's own environment")
+		}
+	})
 }
 
 func TestProbe(t *testing.T) {
@@ -548,18 +575,23 @@ func TestRealToolsRun(t *testing.T) {
 	}
 	for _, tool := range tools {
 		t.Run(tool.name, func(t *testing.T) {
-			if _, err := exec.LookPath(tool.bin); err != nil {
-				t.Skipf("SKIP (loud): %s not installed", tool.bin)
-			}
-			home, _ := os.UserHomeDir()
-			f := newFixture(t, BackendBwrap, func(c *Config) { c.Home = home })
-			for name, body := range tool.files {
-				os.WriteFile(filepath.Join(f.ws, name), []byte(body), 0o644)
-			}
-			res := f.run(t, tool.script)
-			if res.ExitCode != 0 {
-				t.Errorf("%s inside the sandbox: exit %d\n%s", tool.script, res.ExitCode, res.Output)
-			}
+			forEachBackend(t, func(t *testing.T, backend string) {
+				realToolRun(t, backend, tool.bin, tool.script, tool.files)
+			})
 		})
+	}
+}
+
+func realToolRun(t *testing.T, backend, bin, script string, files map[string]string) {
+	if _, err := exec.LookPath(bin); err != nil {
+		t.Skipf("SKIP (loud): %s not installed", bin)
+	}
+	home, _ := os.UserHomeDir()
+	f := newFixture(t, backend, func(c *Config) { c.Home = home })
+	for name, body := range files {
+		os.WriteFile(filepath.Join(f.ws, name), []byte(body), 0o644)
+	}
+	if res := f.run(t, script); res.ExitCode != 0 {
+		t.Errorf("%s inside the %s sandbox: exit %d\n%s", script, backend, res.ExitCode, res.Output)
 	}
 }

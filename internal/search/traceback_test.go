@@ -1,6 +1,7 @@
 package search
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -76,6 +77,29 @@ func TestResolveFrames(t *testing.T) {
 	for i, f := range ResolveFrames(in, files) {
 		if f.Rel != want[i] {
 			t.Errorf("ResolveFrames(%q).Rel = %q, want %q", in[i].Path, f.Rel, want[i])
+		}
+	}
+}
+
+func TestGrepBytes(t *testing.T) {
+	src := []byte("x = foo_bar(1)\nraise ValueError(\"negative total here\")\nfoo = 2\n")
+	tests := []struct {
+		name  string
+		terms []string
+		words bool
+		want  []int // offsets
+	}{
+		{"whole words only", []string{"foo"}, true, []int{55}},
+		{"substrings too", []string{"foo"}, false, []int{4, 55}},
+		{"fixed string with spaces", []string{"negative total"}, false, []int{33}},
+	}
+	for _, tt := range tests {
+		var got []int
+		for _, m := range grepBytes("a.py", src, tt.terms, tt.words) {
+			got = append(got, m.Offset)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: grepBytes(%q, words=%v) offsets = %v, want %v", tt.name, tt.terms, tt.words, got, tt.want)
 		}
 	}
 }

@@ -61,7 +61,7 @@ func Open(ctx context.Context, path string, schema Schema) (*DB, error) {
 	q.Set("_synchronous", "NORMAL")
 	q.Set("_txlock", "immediate")
 	q.Set("_foreign_keys", "0")
-	q.Set("_cache_size", "-16000")
+	q.Set("_cache_size", "-4000")
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
 	sdb, err := sql.Open("sqlite3", dsn)
 	if err != nil {

@@ -88,9 +88,13 @@ typedef struct grit_result {
   int status;       // 0 ok, 1 budget exceeded while parsing, 2 while querying, 3 out of memory, 4 no tree
 } grit_result;
 
+// grit_use_default_allocator makes tree-sitter use malloc directly and caps
+// glibc's malloc arenas.
 void grit_use_default_allocator(void);
 // grit_extract parses src with p (set to lang), runs q, and collects the
-// references: one walk over the tree that records every node whose symbol s
+// captures and references into out, whose buffers are reused from the last
+// call (zero it before the first; grit_result_free releases them). It also
+// collects the references: one walk over the tree that records every node whose symbol s
 // has is_ref[s] set (s < nsyms), without descending into it. Positions are
 // byte offsets only: rows and columns are cheaper to compute in Go.
 void grit_extract(TSParser *p, const TSLanguage *lang, const TSQuery *q, const uint8_t *is_ref, uint32_t nsyms,

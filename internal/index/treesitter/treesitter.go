@@ -107,7 +107,6 @@ func (p *Parser) Parse(ctx context.Context, file string, src []byte) (*index.Par
 			budget = max(rem, time.Millisecond)
 		}
 	}
-	var res C.grit_result
 	var srcPtr *C.char
 	if len(src) > 0 {
 		srcPtr = (*C.char)(unsafe.Pointer(&src[0]))
@@ -116,12 +115,12 @@ func (p *Parser) Parse(ctx context.Context, file string, src []byte) (*index.Par
 	}
 	cp := getParser()
 	defer putParser(cp)
+	res := cp.res
 	var isRef *C.uint8_t
 	if len(q.isRef) > 0 {
 		isRef = (*C.uint8_t)(unsafe.Pointer(&q.isRef[0]))
 	}
-	C.grit_extract(cp, l.ptr, q.ptr, isRef, C.uint32_t(len(q.isRef)), srcPtr, C.uint32_t(len(src)), C.int64_t(budget.Nanoseconds()), &res)
-	defer C.grit_result_free(&res)
+	C.grit_extract(cp.p, l.ptr, q.ptr, isRef, C.uint32_t(len(q.isRef)), srcPtr, C.uint32_t(len(src)), C.int64_t(budget.Nanoseconds()), res)
 	switch res.status {
 	case 0:
 	case 1, 2:
@@ -147,13 +146,23 @@ func (p *Parser) Parse(ctx context.Context, file string, src []byte) (*index.Par
 
 var empty = []byte{0}
 
+// cparser is a C parser with the result buffers of its last extraction.
+type cparser struct {
+	p   *C.TSParser
+	res *C.grit_result // C memory
+}
+
+// maxKeptResult is how many captures or references a parser's buffers may
+// keep between files (more are freed once the file is done).
+const maxKeptResult = 1 << 16
+
 // parsers is a free list of C parsers: creating one per file costs malloc churn.
 var parsers struct {
 	mu   sync.Mutex
-	free []*C.TSParser
+	free []*cparser
 }
 
-func getParser() *C.TSParser {
+func getParser() *cparser {
 	parsers.mu.Lock()
 	defer parsers.mu.Unlock()
 	if n := len(parsers.free); n > 0 {
@@ -161,17 +170,22 @@ func getParser() *C.TSParser {
 		parsers.free = parsers.free[:n-1]
 		return p
 	}
-	return C.ts_parser_new()
+	return &cparser{p: C.ts_parser_new(), res: (*C.grit_result)(C.calloc(1, C.sizeof_grit_result))}
 }
 
-func putParser(p *C.TSParser) {
+func putParser(p *cparser) {
+	if p.res.cap > maxKeptResult || p.res.refcap > maxKeptResult {
+		C.grit_result_free(p.res)
+	}
 	parsers.mu.Lock()
 	defer parsers.mu.Unlock()
 	if len(parsers.free) < 16 {
 		parsers.free = append(parsers.free, p)
 		return
 	}
-	C.ts_parser_delete(p)
+	C.grit_result_free(p.res)
+	C.free(unsafe.Pointer(p.res))
+	C.ts_parser_delete(p.p)
 }
 
 // query is a language's compiled query and what each capture index means,
@@ -283,7 +297,7 @@ func (p *Parser) ParseOnly(file string, src []byte) error {
 	}
 	cp := getParser()
 	defer putParser(cp)
-	if C.grit_parse_only(cp, l.ptr, srcPtr, C.uint32_t(len(src))) == 0 {
+	if C.grit_parse_only(cp.p, l.ptr, srcPtr, C.uint32_t(len(src))) == 0 {
 		return fmt.Errorf("parse %s: tree-sitter returned no tree", file)
 	}
 	return nil
