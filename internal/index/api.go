@@ -1,7 +1,10 @@
 // Package index walks a repository, parses every source file through a Parser
 // (implemented by index/treesitter, wired in by app), and keeps definitions,
-// call sites, imports and a weighted file/definition reference graph in the
-// store (.grit/index.db). Re-indexing is incremental.
+// call sites (resolved to definitions where they can be), imports and each
+// file's referenced names in the store (.grit/index.db). The weighted file
+// graph is derived from those on read, so a change never rewrites it.
+// Re-indexing is incremental; parse results stream to one writer in path
+// order, so memory holds a window of files, not the repository.
 //
 // Invariant: for every stored Def, the file's bytes [Start, End) are exactly the
 // definition's source (decorators included). Offsets are byte offsets.
@@ -137,5 +140,5 @@ type Parsed struct {
 	// RefCounts, if set, has one entry per Refs entry: how many times that
 	// name is referenced (a parser that counts need not repeat names).
 	RefCounts []int
-	Errors  int      // count of ERROR/MISSING nodes (the file is indexed anyway)
+	Errors    int // count of ERROR/MISSING nodes (the file is indexed anyway)
 }
