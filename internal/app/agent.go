@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -67,7 +66,10 @@ type AgentSession struct {
 	ForkedFrom string
 
 	Root string // the workspace, symlinks resolved
-	ixMu sync.Mutex
+	// Trusted says whether the repository's own settings, hooks and skills
+	// are honoured (grit trust).
+	Trusted bool
+	ixMu    sync.Mutex
 	ix   *index.Index
 }
 
@@ -113,7 +115,7 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 		settings = config.Merge(src.Defaults.Settings, src.User.Settings, src.Managed.Settings, src.Env.Settings)
 	}
 
-	s := &AgentSession{Settings: settings}
+	s := &AgentSession{Settings: settings, Trusted: trusted}
 	model := o.Model
 	if model == "" {
 		model = settings.Model
@@ -134,14 +136,8 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 	// Tools and where Bash runs.
 	runner := o.Runner
 	if runner == nil {
-		backend := "auto"
-		if settings.Sandbox.Enabled != nil && !*settings.Sandbox.Enabled {
-			backend = "none"
-		}
-		runner, err = sandbox.New(sandbox.Config{Workspace: root, Backend: backend, Network: settings.Sandbox.Network,
-			WritablePaths: settings.Sandbox.WritablePaths, EnvPassthrough: settings.Sandbox.EnvPassthrough})
-		if err != nil {
-			return nil, fmt.Errorf("sandbox: %w (set \"sandbox\": {\"enabled\": false} in settings to run commands without isolation)", err)
+		if runner, err = NewSandboxRunner(root, settings); err != nil {
+			return nil, err
 		}
 	}
 	env, err := tool.NewEnv(root, runner)
@@ -235,13 +231,8 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 
 	// Hooks: managed, user, and the repository's own only when trusted.
 	hooks, err := agent.NewHooks(agent.HookOptions{
-		Layers: []agent.HookLayer{
-			{Name: "managed", Hooks: src.Managed.Settings.Hooks, Trusted: true},
-			{Name: "user", Hooks: src.User.Settings.Hooks, Trusted: true},
-			{Name: "project", Hooks: src.Project.Settings.Hooks, Trusted: trusted},
-			{Name: "project local", Hooks: src.Local.Settings.Hooks, Trusted: trusted},
-		},
-		Dir: root, SessionID: s.Session.ID, TranscriptPath: s.Session.Path,
+		Layers: HookLayers(src, trusted), Dir: root,
+		SessionID: s.Session.ID, TranscriptPath: s.Session.Path,
 		Logf: func(f string, a ...any) { warnf(f, a...) },
 	})
 	if err != nil {
@@ -256,7 +247,7 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 	system := agent.SystemPrompt(agent.DetectPromptEnv(env.Root), o.AppendSystemPrompt)
 	s.Agent, err = agent.New(agent.Options{
 		Provider: p, Tools: tools, Env: env,
-		Gate: permissionGate{engine}, Asker: o.Asker, Hooks: hooks,
+		Gate: PermissionGate(engine), Asker: o.Asker, Hooks: hooks,
 		Session: s.Session, History: history, Resumed: s.Resumed,
 		System: system, MaxTurns: maxTurns, OnEvent: o.OnEvent,
 	})
@@ -324,14 +315,6 @@ func (s *AgentSession) index(ctx context.Context) (*index.Index, error) {
 		return nil, err
 	}
 	return s.ix, nil
-}
-
-// permissionGate adapts the permission engine to the agent's Gate.
-type permissionGate struct{ e *permission.Engine }
-
-func (g permissionGate) Check(ctx context.Context, name string, input json.RawMessage) agent.Decision {
-	d := g.e.Check(ctx, name, input)
-	return agent.Decision{Behavior: d.Behavior, Reason: d.Reason}
 }
 
 // mergePermissions joins the project's two files into one layer.

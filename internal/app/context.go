@@ -64,6 +64,10 @@ type ContextOptions struct {
 	AppendSystemPrompt string
 	Model              string
 	Window             int // 0 unknown
+	// Untrusted leaves out the repository's own skills (.grit/skills,
+	// .claude/skills): their files may run code, and the repository has not
+	// been trusted with grit trust.
+	Untrusted bool
 }
 
 // NewContextLayer loads the context files, memory and skills of a session.
@@ -80,6 +84,21 @@ func NewContextLayer(o ContextOptions) (*ContextLayer, error) {
 	skills, err := contextfiles.FindSkills(fo)
 	if err != nil {
 		return nil, err
+	}
+	if o.Untrusted {
+		kept := skills.List[:0]
+		dropped := 0
+		for _, sk := range skills.List {
+			if sk.Source == "user" {
+				kept = append(kept, sk)
+			} else {
+				dropped++
+			}
+		}
+		skills.List = kept
+		if dropped > 0 {
+			skills.Warnings = append(skills.Warnings, fmt.Sprintf("%d skill(s) of this repository not loaded: it is not trusted (run grit trust)", dropped))
+		}
 	}
 	l := &ContextLayer{Files: files, Memories: mems, Skills: skills, Window: o.Window, Model: o.Model,
 		root: o.Root, appendPrompt: o.AppendSystemPrompt, promptEnv: agent.DetectPromptEnv(o.Root)}
@@ -497,6 +516,7 @@ func AttachContext(ctx context.Context, s *AgentSession, o AgentOptions) (*Conte
 	l, err := NewContextLayer(ContextOptions{
 		Root: s.Root, Cwd: cwd, ConfigOpts: o.ConfigOpts, AppendSystemPrompt: o.AppendSystemPrompt,
 		Model: s.Model, Window: ContextWindow(ctx, s.Model, s.Settings, s.Agent.Provider()),
+		Untrusted: !s.Trusted,
 	})
 	if err != nil {
 		return nil, err

@@ -427,3 +427,21 @@ func TestInitAgentsMD(t *testing.T) {
 		t.Errorf("InitAgentsMD with force: %v", err)
 	}
 }
+
+// An untrusted repository's own skills are not loaded: their files may run
+// code. The user's skills still are, and a warning says why.
+func TestUntrustedRepoSkillsLeftOut(t *testing.T) {
+	root := contextRepo(t)
+	l, err := NewContextLayer(ContextOptions{Root: root, ConfigOpts: config.LoadOptions{Home: t.TempDir()}, Untrusted: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sk := range l.Skills.List {
+		if sk.Source != "user" {
+			t.Errorf("skill %q from %s loaded from an untrusted repository", sk.Name, sk.Source)
+		}
+	}
+	if w := strings.Join(l.Warnings(), "\n"); !strings.Contains(w, "not trusted") {
+		t.Errorf("Warnings() = %q, want one saying the repository's skills were left out", w)
+	}
+}

@@ -12,7 +12,6 @@ import (
 	"github.com/grit-dev/grit/internal/fix"
 	"github.com/grit-dev/grit/internal/fix/demo"
 	"github.com/grit-dev/grit/internal/index"
-	"github.com/grit-dev/grit/internal/index/treesitter"
 	"github.com/grit-dev/grit/internal/provider"
 	"github.com/grit-dev/grit/internal/sandbox"
 	"github.com/grit-dev/grit/internal/search"
@@ -65,7 +64,7 @@ func Fix(ctx context.Context, root, task string, o FixOptions) (*fix.Report, err
 			return nil, fmt.Errorf("fix: test runner: %w", err)
 		}
 	}
-	ix, err := index.Open(ctx, root, treesitter.New(), index.Options{})
+	ix, err := OpenIndex(ctx, root, index.Options{}) // fix.Run updates it
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +137,7 @@ func UndoFix(ctx context.Context, root string, force bool) (*FixUndoResult, erro
 	if err != nil {
 		return nil, err
 	}
-	if ix, err := index.Open(ctx, root, treesitter.New(), index.Options{}); err == nil {
+	if ix, err := OpenIndex(ctx, root, index.Options{}); err == nil {
 		ix.UpdateFiles(ctx, paths...)
 		ix.Close()
 	}
@@ -146,7 +145,7 @@ func UndoFix(ctx context.Context, root string, force bool) (*FixUndoResult, erro
 }
 
 // editParser is the parser EditParse uses; it is safe for concurrent use.
-var editParser = treesitter.New()
+var editParser = NewParser()
 
 // EditParse is the quality monitor's parse callback (edit.ParseFunc): the
 // tree-sitter error count of src and its top-level definitions.
@@ -181,12 +180,8 @@ func Demo(ctx context.Context, dir string, progress io.Writer) (*DemoResult, err
 		return nil, err
 	}
 	res := &DemoResult{Dir: dir, Task: demo.Task}
-	ix, err := index.Open(ctx, dir, treesitter.New(), index.Options{})
+	ix, _, err := UpdateIndex(ctx, dir, index.Options{})
 	if err != nil {
-		return nil, err
-	}
-	if _, err := ix.Update(ctx); err != nil {
-		ix.Close()
 		return nil, err
 	}
 	sr, err := search.Run(ctx, ix, search.Query{Text: demo.Task, K: 3})

@@ -74,6 +74,9 @@ func runFix(t *testing.T, root, task string, p provider.Provider, o FixOptions) 
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil && o.Test == "" {
 		o.Test = "go test -vet=off ./..." // detection is tested in package fix; vet only slows these runs
 	}
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil && o.Test == "" {
+		o.Test = "go test -vet=off ./..."
+	}
 	var log bytes.Buffer
 	o.Progress = &log
 	rep, err := Fix(context.Background(), root, task, o)

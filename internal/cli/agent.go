@@ -326,6 +326,7 @@ func slashCommands() []slashCommand {
 		{"/skills", "/skills", "list the skills", slashSkills},
 		{"/usage", "/usage", "show tokens, the share read from cache, and the cost", slashUsage},
 		{"/memory", "/memory", "show the memory files (# NOTE adds a note)", slashMemory},
+		{"/goal", "/goal OBJECTIVE --until CMD", "work until CMD exits 0 (run by grit in the sandbox) or 10 turns are spent", slashGoal},
 		// Slash commands register here, one line each.
 	}
 }

@@ -47,14 +47,21 @@ type benchIndexReport struct {
 	Defs         int     `json:"defs"`
 	ColdMS       float64 `json:"cold_ms"`       // in-process time of a cold index
 	ColdWallMS   float64 `json:"cold_wall_ms"`  // the whole `grit index` process
+	ColdCPUMS    float64 `json:"cold_cpu_ms"`   // its user+system CPU time
 	WarmMS       float64 `json:"warm_ms"`       // no change
+	WarmCPUMS    float64 `json:"warm_cpu_ms"`   // of the whole process
 	Touch3MS     float64 `json:"touch3_ms"`     // three files edited
+	Touch3CPUMS  float64 `json:"touch3_cpu_ms"` // of the whole process
 	Edit1MS      float64 `json:"edit1_ms"`      // one file edited
+	Edit1CPUMS   float64 `json:"edit1_cpu_ms"`  // of the whole process
 	PeakRSSKiB   int64   `json:"peak_rss_kib"`  // max over the runs
+	BaseRSSKiB   int64   `json:"base_rss_kib"`  // of 'grit version': what the binary costs before any work
 	DBBytes      int64   `json:"db_bytes"`      // index.db + WAL
 	DBRatio      float64 `json:"db_ratio"`      // DBBytes / SourceBytes
 	BareParseMS  float64 `json:"bare_parse_ms"` // tree-sitter alone, same files, same workers
 	BareRatio    float64 `json:"bare_ratio"`    // ColdMS / BareParseMS
+	BareCPUMS    float64 `json:"bare_parse_cpu_ms"`
+	BareCPURatio float64 `json:"bare_cpu_ratio"` // ColdCPUMS / BareCPUMS: steadier than wall time on a loaded machine
 	Workers      int     `json:"workers"`
 	CtagsMS      float64 `json:"ctags_ms,omitempty"`
 	CtagsRatio   float64 `json:"ctags_ratio,omitempty"` // ColdMS / CtagsMS
@@ -102,29 +109,52 @@ line to files and restore them byte for byte.`,
 	return cmd
 }
 
+// childRun is what one child process cost.
+type childRun struct {
+	wall, cpu time.Duration // cpu: user + system
+	rss       int64         // peak, KiB
+}
+
 // indexRun runs `grit index --json root` as a child process.
-func indexRun(ctx context.Context, root string) (index.Stats, time.Duration, int64, error) {
+func indexRun(ctx context.Context, root string) (index.Stats, childRun, error) {
+	var st index.Stats
+	out, run, err := gritRun(ctx, "index", "--json", root)
+	if err != nil {
+		return st, run, err
+	}
+	if err := json.Unmarshal(out, &st); err != nil {
+		return st, run, fmt.Errorf("grit index --json output: %w", err)
+	}
+	return st, run, nil
+}
+
+// gritRun runs this grit binary with args and measures it.
+func gritRun(ctx context.Context, args ...string) ([]byte, childRun, error) {
+	var run childRun
 	exe, err := os.Executable()
 	if err != nil {
-		return index.Stats{}, 0, 0, err
+		return nil, run, err
 	}
-	cmd := exec.CommandContext(ctx, exe, "index", "--json", root)
+	cmd := exec.CommandContext(ctx, exe, args...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	start := time.Now()
 	if err := cmd.Run(); err != nil {
-		return index.Stats{}, 0, 0, fmt.Errorf("grit index %s: %w\n%s", root, err, errb.String())
+		return nil, run, fmt.Errorf("grit %v: %w\n%s", args, err, errb.String())
 	}
-	wall := time.Since(start)
-	var st index.Stats
-	if err := json.Unmarshal(out.Bytes(), &st); err != nil {
-		return st, 0, 0, fmt.Errorf("grit index --json output: %w", err)
-	}
-	var rss int64
+	run.wall = time.Since(start)
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss // KiB on Linux
+		run.rss = ru.Maxrss // KiB on Linux
+		run.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 	}
-	return st, wall, rss, nil
+	return out.Bytes(), run, nil
+}
+
+// selfCPU is this process's user + system CPU time so far.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -136,18 +166,21 @@ func benchIndex(ctx context.Context, e *env, root string) (*benchIndexReport, er
 		os.Remove(db + sfx)
 	}
 	step := func(name string) { fmt.Fprintf(e.Err, "bench: %s...\n", name) }
+	if _, run, err := gritRun(ctx, "version"); err == nil {
+		r.BaseRSSKiB = run.rss
+	}
 	step("cold index")
-	st, wall, rss, err := indexRun(ctx, root)
+	st, run, err := indexRun(ctx, root)
 	if err != nil {
 		return nil, err
 	}
-	r.ColdMS, r.ColdWallMS, r.PeakRSSKiB, r.Files, r.Defs = ms(st.Duration), ms(wall), rss, st.Seen, st.Defs
+	r.ColdMS, r.ColdWallMS, r.ColdCPUMS, r.PeakRSSKiB, r.Files, r.Defs = ms(st.Duration), ms(run.wall), ms(run.cpu), run.rss, st.Seen, st.Defs
 	step("warm index")
-	st, _, rss, err = indexRun(ctx, root)
+	st, run, err = indexRun(ctx, root)
 	if err != nil {
 		return nil, err
 	}
-	r.WarmMS, r.PeakRSSKiB = ms(st.Duration), max(r.PeakRSSKiB, rss)
+	r.WarmMS, r.WarmCPUMS, r.PeakRSSKiB = ms(st.Duration), ms(run.cpu), max(r.PeakRSSKiB, run.rss)
 
 	ix, err := app.OpenIndex(ctx, root, index.Options{})
 	if err != nil {
@@ -165,20 +198,21 @@ func benchIndex(ctx context.Context, e *env, root string) (*benchIndexReport, er
 	}
 	if len(files) >= 3 {
 		for _, c := range []struct {
-			name  string
-			n     int
-			field *float64
-		}{{"three edited files", 3, &r.Touch3MS}, {"one edited file", 1, &r.Edit1MS}} {
+			name     string
+			n        int
+			field    *float64
+			cpuField *float64
+		}{{"three edited files", 3, &r.Touch3MS, &r.Touch3CPUMS}, {"one edited file", 1, &r.Edit1MS, &r.Edit1CPUMS}} {
 			step(c.name)
 			var picked []string
 			for i := 0; i < c.n; i++ {
 				picked = append(picked, filepath.Join(root, filepath.FromSlash(files[(2*i+1)*len(files)/(2*c.n)].Path)))
 			}
-			d, prss, err := editRun(ctx, root, picked)
+			d, run, err := editRun(ctx, root, picked)
 			if err != nil {
 				return nil, err
 			}
-			*c.field, r.PeakRSSKiB = ms(d), max(r.PeakRSSKiB, prss)
+			*c.field, *c.cpuField, r.PeakRSSKiB = ms(d), ms(run.cpu), max(r.PeakRSSKiB, run.rss)
 		}
 	}
 	for _, sfx := range []string{"", "-wal"} {
@@ -190,13 +224,17 @@ func benchIndex(ctx context.Context, e *env, root string) (*benchIndexReport, er
 		r.DBRatio = float64(r.DBBytes) / float64(r.SourceBytes)
 	}
 	step("bare tree-sitter parse")
+	cpu0 := selfCPU()
 	bare, err := app.BareParse(ctx, root, paths, r.Workers)
 	if err != nil {
 		return nil, err
 	}
-	r.BareParseMS = ms(bare)
+	r.BareParseMS, r.BareCPUMS = ms(bare), ms(selfCPU()-cpu0)
 	if r.BareParseMS > 0 {
 		r.BareRatio = r.ColdMS / r.BareParseMS
+	}
+	if r.BareCPUMS > 0 {
+		r.BareCPURatio = r.ColdCPUMS / r.BareCPUMS
 	}
 	if _, err := exec.LookPath("ctags"); err == nil {
 		step("ctags -R")
@@ -229,7 +267,7 @@ func benchIndex(ctx context.Context, e *env, root string) (*benchIndexReport, er
 
 // editRun appends a comment to each file, indexes, then restores the files
 // (and the index) exactly.
-func editRun(ctx context.Context, root string, files []string) (time.Duration, int64, error) {
+func editRun(ctx context.Context, root string, files []string) (time.Duration, childRun, error) {
 	type saved struct {
 		data []byte
 		mode os.FileMode
@@ -239,11 +277,11 @@ func editRun(ctx context.Context, root string, files []string) (time.Duration, i
 	for _, f := range files {
 		fi, err := os.Stat(f)
 		if err != nil {
-			return 0, 0, err
+			return 0, childRun{}, err
 		}
 		data, err := os.ReadFile(f)
 		if err != nil {
-			return 0, 0, err
+			return 0, childRun{}, err
 		}
 		orig[f] = saved{data, fi.Mode(), fi.ModTime()}
 	}
@@ -260,35 +298,36 @@ func editRun(ctx context.Context, root string, files []string) (time.Duration, i
 			comment = "\n// grit bench\n"
 		}
 		if err := os.WriteFile(f, append(append([]byte{}, s.data...), comment...), s.mode); err != nil {
-			return 0, 0, err
+			return 0, childRun{}, err
 		}
 	}
-	st, _, rss, err := indexRun(ctx, root)
+	st, run, err := indexRun(ctx, root)
 	if err != nil {
-		return 0, 0, err
+		return 0, run, err
 	}
 	restore()
-	if _, _, _, err := indexRun(ctx, root); err != nil {
-		return 0, 0, err
+	if _, _, err := indexRun(ctx, root); err != nil {
+		return 0, run, err
 	}
-	return st.Duration, rss, nil
+	return st.Duration, run, nil
 }
 
 func printBenchIndex(e *env, r *benchIndexReport) {
 	w := e.Out
 	fmt.Fprintf(w, "repo            %s: %d files, %.1f MB source, %d definitions\n", r.Repo, r.Files, float64(r.SourceBytes)/1e6, r.Defs)
-	fmt.Fprintf(w, "cold index      %8.0f ms  (process %0.f ms)\n", r.ColdMS, r.ColdWallMS)
-	fmt.Fprintf(w, "bare parse      %8.0f ms  (tree-sitter alone, %d workers): index is %.2f×\n", r.BareParseMS, r.Workers, r.BareRatio)
+	fmt.Fprintf(w, "cold index      %8.0f ms  (process %0.f ms, CPU %.0f ms)\n", r.ColdMS, r.ColdWallMS, r.ColdCPUMS)
+	fmt.Fprintf(w, "bare parse      %8.0f ms  (tree-sitter alone, %d workers, CPU %.0f ms): index is %.2f× (CPU %.2f×)\n",
+		r.BareParseMS, r.Workers, r.BareCPUMS, r.BareRatio, r.BareCPURatio)
 	if r.CtagsMS > 0 {
 		fmt.Fprintf(w, "ctags -R        %8.0f ms  index is %.2f×\n", r.CtagsMS, r.CtagsRatio)
 	}
 	if r.GitStatusMS > 0 {
 		fmt.Fprintf(w, "git status      %8.1f ms\n", r.GitStatusMS)
 	}
-	fmt.Fprintf(w, "warm, no change %8.1f ms\n", r.WarmMS)
-	fmt.Fprintf(w, "3 files edited  %8.1f ms\n", r.Touch3MS)
-	fmt.Fprintf(w, "1 file edited   %8.1f ms\n", r.Edit1MS)
-	fmt.Fprintf(w, "peak RSS        %8.1f MiB\n", float64(r.PeakRSSKiB)/1024)
+	fmt.Fprintf(w, "warm, no change %8.1f ms  (process CPU %.0f ms)\n", r.WarmMS, r.WarmCPUMS)
+	fmt.Fprintf(w, "3 files edited  %8.1f ms  (process CPU %.0f ms)\n", r.Touch3MS, r.Touch3CPUMS)
+	fmt.Fprintf(w, "1 file edited   %8.1f ms  (process CPU %.0f ms)\n", r.Edit1MS, r.Edit1CPUMS)
+	fmt.Fprintf(w, "peak RSS        %8.1f MiB  ('grit version' alone: %.1f MiB)\n", float64(r.PeakRSSKiB)/1024, float64(r.BaseRSSKiB)/1024)
 	fmt.Fprintf(w, "database        %8.1f MB  (%.2f× the source)\n", float64(r.DBBytes)/1e6, r.DBRatio)
 	if r.PeersSkipped != "" {
 		fmt.Fprintf(w, "skipped peers: %s\n", r.PeersSkipped)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -76,7 +77,8 @@ The corpus is built in; --corpus reads *.txtar files from a directory instead
 			if asJSON {
 				return json.NewEncoder(e.Out).Encode(rep)
 			}
-			fmt.Fprintf(e.Out, "%-28s %-20s %-12s %-12s %s\n", "CASE", "KIND", "EXPECT", "GOT", "EXACT S/R")
+			tw := tabwriter.NewWriter(e.Out, 0, 0, 1, ' ', 0)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", "CASE", "KIND", "EXPECT", "GOT", "EXACT S/R")
 			for _, r := range rep.Rows {
 				mark := ""
 				if !r.Right {
@@ -86,8 +88,9 @@ The corpus is built in; --corpus reads *.txtar files from a directory instead
 				if !r.ExactPlaced {
 					placed = "FAILS"
 				}
-				fmt.Fprintf(e.Out, "%-28s %-20s %-12s %-12s %s%s\n", r.Case, r.Kind, r.Expect, r.Got, placed, mark)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s%s\n", r.Case, r.Kind, r.Expect, r.Got, placed, mark)
 			}
+			tw.Flush()
 			fmt.Fprintf(e.Out, "\nverdicts right: %d/%d\n", rep.Right, rep.Cases)
 			fmt.Fprintf(e.Out, "exact-match SEARCH/REPLACE fails to place: %d/%d replies (%d of the %d good ones the monitor accepts)\n",
 				rep.ExactFailed, rep.Cases, rep.ExactFailedGood, rep.Good)

@@ -38,14 +38,19 @@ func newFixCmd(e *env) *cobra.Command {
 the repository, runs the tests, locates the function to change from the task
 and the test output (asking the model a multiple-choice question only when
 the top candidates are too close to call), shows the model that one function
-with the signatures around it, and asks for the whole function back.
+with the signatures around it, and asks for the whole function back. When
+the fix needs more, the reply may add a new function ("NEW FUNCTION after
+NAME") and import lines ("IMPORTS"), each in its own block.
 
 A quality monitor checks each reply (prose, elisions like "# ... existing code",
 truncation, a changed name or signature, syntax errors, ...) and repairs what is
-safe (markdown fences, indentation, CRLF). The function is swapped by byte
-range, the tests run again, and on failure the output is read as a traceback
-to locate again and retry, up to --attempts. If no attempt passes, every
-changed file is restored. 'grit undo' reverts the last kept fix.
+safe (markdown fences, indentation, CRLF); a new function must be one
+definition with a name the file does not have, an imports block import lines
+only. The function is swapped by byte range, with the extra blocks in the same
+atomic write, the tests run again, and on failure the output is read as a
+traceback to locate again (possibly another function, keeping the first
+change) and retry, up to --attempts. If no attempt passes, every changed file
+is restored. 'grit undo' reverts the last kept fix.
 
 Without --yes Grit shows each diff and asks before writing (on a terminal);
 headless without --yes it behaves like --dry-run. Every step is recorded in a

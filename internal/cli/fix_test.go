@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -12,16 +11,9 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
-func runGritFix(t *testing.T, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code = Main(context.Background(), args, Stdio{In: strings.NewReader(""), Out: &out, Err: &errb})
-	return out.String(), errb.String(), code
-}
-
 func TestDemo(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "shop")
-	out, errs, code := runGritFix(t, "demo", "--keep", dir)
+	out, errs, code := runGrit(t, "", "demo", "--keep", dir)
 	if code != 0 {
 		t.Fatalf("grit demo exit %d\n%s\n%s", code, out, errs)
 	}
@@ -52,7 +44,7 @@ func TestFixHeadlessIsDryRun(t *testing.T) {
 	b, _ := json.Marshal(map[string]any{"turns": []any{map[string]any{"content": []any{map[string]any{"type": "text", "text": reply}}, "stop_reason": "end_turn"}}})
 	os.WriteFile(script, b, 0o644)
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
-	out, errs, code := runGritFix(t, "fix", "Clamp returns lo when v is above hi", "--model", "scripted:"+script, "--repo", root, "--json")
+	out, errs, code := runGrit(t, "", "fix", "Clamp returns lo when v is above hi", "--model", "scripted:"+script, "--repo", root, "--json")
 	if code != 0 {
 		t.Fatalf("grit fix exit %d\n%s\n%s", code, out, errs)
 	}
@@ -72,14 +64,14 @@ func TestFixHeadlessIsDryRun(t *testing.T) {
 }
 
 func TestUndoNothing(t *testing.T) {
-	_, errs, code := runGritFix(t, "undo", "--repo", t.TempDir())
+	_, errs, code := runGrit(t, "", "undo", "--repo", t.TempDir())
 	if code != ExitNotFound || !strings.Contains(errs, "nothing to undo") {
 		t.Errorf("grit undo with no fix: exit %d, stderr %q; want %d and 'nothing to undo'", code, errs, ExitNotFound)
 	}
 }
 
 func TestBenchEdits(t *testing.T) {
-	out, errs, code := runGritFix(t, "bench", "edits", "--json")
+	out, errs, code := runGrit(t, "", "bench", "edits", "--json")
 	if code != 0 {
 		t.Fatalf("grit bench edits exit %d: %s", code, errs)
 	}

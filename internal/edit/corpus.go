@@ -176,6 +176,7 @@ func Bench(ctx context.Context, cases []Case, parse ParseFunc) BenchResult {
 			AllowSignatureChange: c.Allow == "signature",
 			AllowShorter:         c.Allow == "shorter",
 			Parse:                parse,
+			Extras:               true, // as grit fix checks replies
 		})
 		row := BenchRow{Case: c.Name, Kind: c.Kind, Expect: c.Expect, Got: v.Code, Right: v.Code == c.Expect, Reason: v.Reason, Repairs: v.Repairs}
 		row.ExactPlaced = c.Search != "" && strings.Count(string(c.Orig.File), c.Search) == 1

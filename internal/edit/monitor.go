@@ -23,6 +23,9 @@ const (
 	CodeIdentical   = "identical"   // same code as the original
 	CodeShorter     = "shorter"     // far shorter than the original, with no reason given
 	CodeParse       = "parse"       // the spliced file has syntax errors
+	CodeAnchor      = "anchor"      // NEW FUNCTION after a name that is not a definition next to the one rewritten
+	CodeCollision   = "collision"   // NEW FUNCTION with a name already taken
+	CodeImports     = "imports"     // an IMPORTS block with something other than import lines
 )
 
 // Original is the definition a reply is meant to replace.
@@ -61,6 +64,16 @@ type CheckOptions struct {
 	AllowSignatureChange bool      // the task asks for a different signature
 	AllowShorter         bool      // the task asks to remove code
 	Parse                ParseFunc // nil: lexical checks only (brackets, strings, indentation)
+	// Extras accepts NEW FUNCTION and IMPORTS blocks besides the rewritten
+	// definition (see ExtraFunction); each is checked on its own and becomes
+	// one more op in Verdict.Ops. Without it a reply with such blocks is
+	// rejected (CodeDefinitions): callers that write Verdict.Source alone
+	// must not set it.
+	Extras bool
+	// Neighbors are the definitions in the same scope as the original: what
+	// a NEW FUNCTION may follow and may not be named. nil: the file's
+	// top-level definitions found lexically, when the original is at top level.
+	Neighbors []Neighbor
 }
 
 // Verdict is the monitor's decision on one reply.
@@ -69,9 +82,14 @@ type Verdict struct {
 	Code    string   `json:"code"`
 	Reason  string   `json:"reason"`
 	Repairs []string `json:"repairs,omitempty"`
+	// Extras are the accepted extra blocks (CheckOptions.Extras), in order.
+	Extras []Extra `json:"extras,omitempty"`
 	// Source is the repaired definition, ready to replace Original.Range;
-	// File is Original.File with it spliced in. Both are set when Accept.
+	// Ops are every op of the edit, that replacement first, to apply together
+	// (ApplyFile); File is Original.File with all of them applied. All three
+	// are set when Accept.
 	Source []byte `json:"-"`
+	Ops    []Op   `json:"-"`
 	File   []byte `json:"-"`
 }
 
@@ -84,11 +102,37 @@ func reject(code, format string, args ...any) Verdict {
 // code, indentation to the original column and style, the file's line
 // endings, dropped decorators). It never writes anything.
 func Check(ctx context.Context, orig Original, reply string, opts CheckOptions) Verdict {
-	v := check(ctx, orig, reply, opts)
+	body, extras := splitExtras(reply)
+	if len(extras) > 0 && !opts.Extras {
+		return reject(CodeDefinitions, "The reply has %s blocks; this edit takes only the rewritten %s. Return %s alone in one code block.", extraHeaders(extras), orig.Name, orig.Name)
+	}
+	if len(extras) == 0 {
+		body = reply
+	}
+	v := check(ctx, orig, body, opts)
+	if v.Accept && len(extras) > 0 {
+		v = applyExtras(ctx, orig, v, extras, opts)
+	}
 	if !v.Accept {
-		v.Source, v.File = nil, nil
+		v.Source, v.Ops, v.File, v.Extras = nil, nil, nil, nil
 	}
 	return v
+}
+
+func extraHeaders(extras []Extra) string {
+	seen := map[string]bool{}
+	var out []string
+	for _, e := range extras {
+		h := "IMPORTS"
+		if e.Kind == ExtraFunction {
+			h = "NEW FUNCTION"
+		}
+		if !seen[h] {
+			seen[h] = true
+			out = append(out, h)
+		}
+	}
+	return strings.Join(out, " and ")
 }
 
 func check(ctx context.Context, orig Original, reply string, opts CheckOptions) Verdict {
@@ -118,8 +162,10 @@ func check(ctx context.Context, orig Original, reply string, opts CheckOptions) 
 		repairs = append(repairs, "stripped prose around the code")
 	}
 	code := strings.TrimRight(string(Dedent([]byte(ex.code))), " \t\n")
+	// The original's first line sits at its column in the file: dedent it
+	// with that column, so a method's body keeps its relative indentation.
 	origSrc := strings.ReplaceAll(string(orig.Source()), "\r\n", "\n")
-	origCode := string(Dedent([]byte(origSrc)))
+	origCode := string(Dedent([]byte(lineIndent(orig.File, orig.Range.Start) + origSrc)))
 
 	if line, ok := findElision(code, origCode); ok {
 		return reject(CodeElision, "The reply leaves code out (%q). Write out the whole %s: every line, with no placeholders.", strings.TrimSpace(line), orig.Name)
@@ -168,9 +214,15 @@ func check(ctx context.Context, orig Original, reply string, opts CheckOptions) 
 				names = append(names, s.name)
 			}
 		}
-		return reject(CodeDefinitions, "The reply has %d definitions (%s); return only %s. If a new helper is needed, say so and it will be added as a separate step.", defs, strings.Join(names, ", "), orig.Name)
+		if opts.Extras {
+			return reject(CodeDefinitions, "The reply has %d definitions (%s) in one block; return only %s there. A new helper goes in its own block headed `NEW FUNCTION after %s`.", defs, strings.Join(names, ", "), orig.Name, orig.Name)
+		}
+		return reject(CodeDefinitions, "The reply has %d definitions (%s); return only %s.", defs, strings.Join(names, ", "), orig.Name)
 	case len(others) > 0:
-		return reject(CodeDefinitions, "The reply has code outside %s (%q). Return only the function; imports and module-level code are separate steps.", orig.Name, strings.TrimSpace(others[0]))
+		if opts.Extras {
+			return reject(CodeDefinitions, "The reply has code outside %s (%q). Return only the function in its block; new imports go in a block headed `IMPORTS`.", orig.Name, strings.TrimSpace(others[0]))
+		}
+		return reject(CodeDefinitions, "The reply has code outside %s (%q). Return only the function.", orig.Name, strings.TrimSpace(others[0]))
 	}
 	var origDef segment
 	for _, s := range origSegs {
@@ -249,7 +301,8 @@ func check(ctx context.Context, orig Original, reply string, opts CheckOptions) 
 			return reject(CodeParse, "The rewritten %s does not parse in its file (%d syntax error(s)). Return it with valid syntax and the right indentation.", orig.Name, after.Errors-before.Errors)
 		}
 	}
-	return Verdict{Accept: true, Code: CodeOK, Reason: "accepted", Repairs: repairs, Source: out, File: file}
+	return Verdict{Accept: true, Code: CodeOK, Reason: "accepted", Repairs: repairs, Source: out, File: file,
+		Ops: []Op{{Kind: OpReplace, Range: orig.Range, Text: out}}}
 }
 
 func eolOf(src []byte) string {

@@ -263,7 +263,7 @@ func (r *run) fix(ctx context.Context, task string) error {
 // attempt makes one model edit. done reports that the run is over.
 func (r *run) attempt(ctx context.Context, task string, n int, feedback, output string) (a Attempt, done bool, err error) {
 	a = Attempt{N: n, Target: r.target.Path + ":" + r.target.QName}
-	d, src, hash, err := r.current(ctx, r.target)
+	d, src, hash, nb, err := r.current(ctx, r.target)
 	if err != nil {
 		return a, true, err
 	}
@@ -292,7 +292,11 @@ func (r *run) attempt(ctx context.Context, task string, n int, feedback, output 
 	a.Usage, a.StopReason = resp.Usage, string(resp.StopReason)
 	reply := provider.Message{Content: resp.Content}.Text()
 	orig := edit.Original{Path: d.Path, Lang: d.Lang, Name: d.Name, File: src, Range: spanOf(d)}
-	copts := edit.CheckOptions{StopReason: a.StopReason, AllowSignatureChange: p.AllowSignature, AllowShorter: allowsShorter(task), Parse: r.opts.Parse}
+	// Extras: besides the function, the reply may add a new function and
+	// imports in delimited blocks; each is checked on its own and becomes one
+	// more op of the same atomic write.
+	copts := edit.CheckOptions{StopReason: a.StopReason, AllowSignatureChange: p.AllowSignature, AllowShorter: allowsShorter(task), Parse: r.opts.Parse,
+		Extras: true, Neighbors: nb}
 	a.Verdict = edit.Check(ctx, orig, reply, copts)
 	if !a.Verdict.Accept {
 		r.say("  rejected (%s): %s", a.Verdict.Code, a.Verdict.Reason)
@@ -303,6 +307,7 @@ func (r *run) attempt(ctx context.Context, task string, n int, feedback, output 
 	} else {
 		r.say("  accepted")
 	}
+	r.sayExtras(a.Verdict.Extras)
 	a.Diff = edit.Diff("a/"+d.Path, "b/"+d.Path, src, a.Verdict.File)
 	if r.opts.DryRun {
 		r.rep.Status, r.rep.Diff = StatusDryRun, a.Diff
@@ -320,7 +325,7 @@ func (r *run) attempt(ctx context.Context, task string, n int, feedback, output 
 			return a, true, nil
 		}
 	}
-	if err := r.write(ctx, d, hash, a.Verdict.Source); err != nil {
+	if err := r.write(ctx, d.Path, hash, a.Verdict.Ops); err != nil {
 		if !errors.Is(err, edit.ErrStale) {
 			return a, true, err
 		}
@@ -331,18 +336,19 @@ func (r *run) attempt(ctx context.Context, task string, n int, feedback, output 
 		if err := r.ix.UpdateFiles(ctx, d.Path); err != nil {
 			return a, true, fmt.Errorf("fix: re-index %s: %w", d.Path, err)
 		}
-		d2, src2, hash2, err := r.current(ctx, r.target)
+		d2, src2, hash2, nb2, err := r.current(ctx, r.target)
 		if err != nil {
 			return a, true, err
 		}
 		orig2 := edit.Original{Path: d2.Path, Lang: d2.Lang, Name: d2.Name, File: src2, Range: spanOf(d2)}
+		copts.Neighbors = nb2
 		v := edit.Check(ctx, orig2, reply, copts)
 		if !v.Accept {
 			a.Verdict = v
 			return a, false, nil
 		}
 		a.Verdict, a.Diff = v, edit.Diff("a/"+d2.Path, "b/"+d2.Path, src2, v.File)
-		if err := r.write(ctx, d2, hash2, v.Source); err != nil {
+		if err := r.write(ctx, d2.Path, hash2, v.Ops); err != nil {
 			return a, true, err
 		}
 	}
@@ -370,36 +376,62 @@ func (r *run) attempt(ctx context.Context, task string, n int, feedback, output 
 
 func spanOf(d index.Def) span.Range { return span.Range{Start: d.Start, End: d.End} }
 
-// current re-reads target's definition and file: the index may have moved
-// it since the last edit.
-func (r *run) current(ctx context.Context, c Candidate) (index.Def, []byte, string, error) {
+// sayExtras reports the extra steps of an accepted reply.
+func (r *run) sayExtras(extras []edit.Extra) {
+	for _, x := range extras {
+		switch x.Kind {
+		case edit.ExtraFunction:
+			r.say("  + new function %s after %s", x.Name, x.After)
+		case edit.ExtraImports:
+			r.say("  + imports: %s", strings.Join(x.Lines, "; "))
+		}
+	}
+}
+
+// current re-reads target's definition and file (the index may have moved
+// it since the last edit) and its neighbours: the definitions in its scope
+// (for Go also the top level), which a new function may follow and may not
+// be named like.
+func (r *run) current(ctx context.Context, c Candidate) (index.Def, []byte, string, []edit.Neighbor, error) {
 	src, err := os.ReadFile(filepath.Join(r.root, filepath.FromSlash(c.Path)))
 	if err != nil {
-		return index.Def{}, nil, "", fmt.Errorf("fix: %w", err)
+		return index.Def{}, nil, "", nil, fmt.Errorf("fix: %w", err)
 	}
 	f, err := r.ix.File(ctx, c.Path)
 	if err != nil || f.Hash != edit.Hash(src) {
 		if err := r.ix.UpdateFiles(ctx, c.Path); err != nil {
-			return index.Def{}, nil, "", fmt.Errorf("fix: re-index %s: %w", c.Path, err)
+			return index.Def{}, nil, "", nil, fmt.Errorf("fix: re-index %s: %w", c.Path, err)
 		}
 	}
 	defs, err := r.ix.Symbols(ctx, c.Path)
 	if err != nil {
-		return index.Def{}, nil, "", fmt.Errorf("fix: symbols of %s: %w", c.Path, err)
+		return index.Def{}, nil, "", nil, fmt.Errorf("fix: symbols of %s: %w", c.Path, err)
 	}
 	for _, d := range defs {
-		if d.QName == c.QName {
-			if !spanOf(d).Valid(len(src)) {
-				break
-			}
-			return d, src, edit.Hash(src), nil
+		if d.QName != c.QName {
+			continue
 		}
+		if !spanOf(d).Valid(len(src)) {
+			break
+		}
+		nb := []edit.Neighbor{}
+		for _, o := range defs {
+			if o.ID == d.ID || !spanOf(o).Valid(len(src)) {
+				continue
+			}
+			if o.Parent == d.Parent || (d.Lang == "go" && o.Parent == "") {
+				nb = append(nb, edit.Neighbor{Name: o.Name, Range: spanOf(o)})
+			}
+		}
+		return d, src, edit.Hash(src), nb, nil
 	}
-	return index.Def{}, nil, "", fmt.Errorf("fix: %s:%s is no longer in the index", c.Path, c.QName)
+	return index.Def{}, nil, "", nil, fmt.Errorf("fix: %s:%s is no longer in the index", c.Path, c.QName)
 }
 
-// write snapshots the file, splices, and re-indexes it.
-func (r *run) write(ctx context.Context, d index.Def, hash string, newSrc []byte) error {
+// write snapshots the file at path, applies ops (the rewritten function and
+// any extra steps) in one atomic write if it still hashes to hash, and
+// re-indexes it.
+func (r *run) write(ctx context.Context, path, hash string, ops []edit.Op) error {
 	if r.snap == nil {
 		s, err := edit.NewSnapshot(r.root, r.rep.Task)
 		if err != nil {
@@ -407,25 +439,25 @@ func (r *run) write(ctx context.Context, d index.Def, hash string, newSrc []byte
 		}
 		r.snap = s
 	}
-	abs := filepath.Join(r.root, filepath.FromSlash(d.Path))
-	if _, ok := r.orig[d.Path]; !ok {
+	abs := filepath.Join(r.root, filepath.FromSlash(path))
+	if _, ok := r.orig[path]; !ok {
 		b, err := os.ReadFile(abs)
 		if err != nil {
 			return fmt.Errorf("fix: %w", err)
 		}
 		if edit.Hash(b) != hash {
-			return fmt.Errorf("fix %s: %w", d.Path, edit.ErrStale)
+			return fmt.Errorf("fix %s: %w", path, edit.ErrStale)
 		}
-		r.orig[d.Path] = b
+		r.orig[path] = b
 	}
-	if err := r.snap.Save(d.Path); err != nil {
+	if err := r.snap.Save(path); err != nil {
 		return err
 	}
-	if _, err := edit.ReplaceDef(abs, spanOf(d), hash, newSrc); err != nil {
+	if _, err := edit.ApplyFile(abs, hash, ops...); err != nil {
 		return err
 	}
-	if err := r.ix.UpdateFiles(ctx, d.Path); err != nil {
-		return fmt.Errorf("fix: re-index %s: %w", d.Path, err)
+	if err := r.ix.UpdateFiles(ctx, path); err != nil {
+		return fmt.Errorf("fix: re-index %s: %w", path, err)
 	}
 	return nil
 }

@@ -20,15 +20,47 @@ var skipDirs = map[string]bool{
 
 // ignoreRule is one line of a .gitignore-style file.
 type ignoreRule struct {
-	re      *regexp.Regexp
 	negate  bool
 	dirOnly bool
+	// A pattern without a slash matches a path's last component; the common
+	// shapes are compared as strings, as a regexp on every path of a large
+	// tree is most of a warm run's time.
+	base bool
+	kind ruleKind
+	lit  string         // ruleExact, ruleSuffix, rulePrefix
+	re   *regexp.Regexp // ruleRegexp: against the last component if base, else the path
+}
+
+type ruleKind uint8
+
+const (
+	ruleRegexp ruleKind = iota
+	ruleExact           // "MANIFEST"
+	ruleSuffix          // "*.pyc"
+	rulePrefix          // "tmp*"
+)
+
+func (r *ignoreRule) matches(p, base string) bool {
+	s := p
+	if r.base {
+		s = base
+	}
+	switch r.kind {
+	case ruleExact:
+		return s == r.lit
+	case ruleSuffix:
+		return strings.HasSuffix(s, r.lit)
+	case rulePrefix:
+		return strings.HasPrefix(s, r.lit)
+	}
+	return r.re.MatchString(s)
 }
 
 // ignoreFile is the rules of one ignore file, relative to its directory.
 type ignoreFile struct {
-	dir   string // slash path of the directory, "" for the root
-	rules []ignoreRule
+	dir    string // slash path of the directory, "" for the root
+	prefix string // dir + "/", "" for the root
+	rules  []ignoreRule
 }
 
 // ignorer holds the stack of ignore files that apply to the directory being walked.
@@ -39,19 +71,21 @@ type ignorer struct {
 // match reports whether rel (slash path from the root) is ignored.
 func (ig *ignorer) match(rel string, isDir bool) bool {
 	ignored := false
+	base := rel[strings.LastIndexByte(rel, '/')+1:]
 	for _, f := range ig.files {
 		p := rel
-		if f.dir != "" {
-			if !strings.HasPrefix(rel, f.dir+"/") {
+		if f.prefix != "" {
+			if !strings.HasPrefix(rel, f.prefix) {
 				continue
 			}
-			p = rel[len(f.dir)+1:]
+			p = rel[len(f.prefix):]
 		}
-		for _, r := range f.rules {
-			if r.dirOnly && !isDir {
-				continue
+		for i := range f.rules {
+			r := &f.rules[i]
+			if r.dirOnly && !isDir || ignored == !r.negate {
+				continue // cannot change the outcome
 			}
-			if r.re.MatchString(p) {
+			if r.matches(p, base) {
 				ignored = !r.negate
 			}
 		}
@@ -74,6 +108,9 @@ func loadIgnore(file, dir string) *ignoreFile {
 
 func parseIgnore(data []byte, dir string) *ignoreFile {
 	f := &ignoreFile{dir: dir}
+	if dir != "" {
+		f.prefix = dir + "/"
+	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for sc.Scan() {
 		line := strings.TrimRight(sc.Text(), "\r")
@@ -99,17 +136,28 @@ func parseIgnore(data []byte, dir string) *ignoreFile {
 		}
 		anchored := strings.Contains(line, "/")
 		line = strings.TrimPrefix(line, "/")
-		body := globRegexp(line)
-		if anchored {
-			body = "^" + body + "$"
-		} else {
-			body = "(?:^|/)" + body + "$"
+		// Without a slash (and so without **) a pattern cannot span
+		// components: it matches the last one.
+		r.base = !anchored && !strings.Contains(line, "**")
+		const meta = `*?[\`
+		switch {
+		case r.base && !strings.ContainsAny(line, meta):
+			r.kind, r.lit = ruleExact, line
+		case r.base && line[0] == '*' && !strings.ContainsAny(line[1:], meta):
+			r.kind, r.lit = ruleSuffix, line[1:]
+		case r.base && line[len(line)-1] == '*' && !strings.ContainsAny(line[:len(line)-1], meta):
+			r.kind, r.lit = rulePrefix, line[:len(line)-1]
+		default:
+			body := "^" + globRegexp(line) + "$"
+			if !anchored && !r.base {
+				body = "(?:^|/)" + body[1:] // a ** pattern without a slash
+			}
+			re, err := regexp.Compile(body)
+			if err != nil {
+				continue // an unreadable pattern ignores nothing, as in git
+			}
+			r.re = re
 		}
-		re, err := regexp.Compile(body)
-		if err != nil {
-			continue // an unreadable pattern ignores nothing, as in git
-		}
-		r.re = re
 		f.rules = append(f.rules, r)
 	}
 	return f

@@ -578,3 +578,44 @@ func TestOpenErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestEdgesAgree: edges are derived on read; from a file, to a file and all
+// at once give the same edges with the same weights.
+func TestEdgesAgree(t *testing.T) {
+	ctx := context.Background()
+	ix := open(t, writeRepo(t, "repo.txtar"), index.Options{})
+	update(t, ix)
+	all, err := ix.AllEdges(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) == 0 {
+		t.Fatal("AllEdges() = none, want some")
+	}
+	files, _ := ix.Files(ctx)
+	var from, to []index.FileEdge
+	for _, f := range files {
+		ef, err := ix.EdgesFrom(ctx, f.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		et, err := ix.EdgesTo(ctx, f.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		from, to = append(from, ef...), append(to, et...)
+	}
+	key := func(es []index.FileEdge) map[string]index.FileEdge {
+		m := map[string]index.FileEdge{}
+		for _, e := range es {
+			m[e.From+" -> "+e.To] = e
+		}
+		return m
+	}
+	if diff := cmp.Diff(key(all), key(from)); diff != "" {
+		t.Errorf("AllEdges() vs EdgesFrom(each file) (-all +from):\n%s", diff)
+	}
+	if diff := cmp.Diff(key(all), key(to)); diff != "" {
+		t.Errorf("AllEdges() vs EdgesTo(each file) (-all +to):\n%s", diff)
+	}
+}

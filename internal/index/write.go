@@ -31,6 +31,7 @@ type writer struct {
 	fileSetChanged bool
 
 	defIns, refIns, nameIns *bulk
+	insFile                 *sql.Stmt // prepared once: one row per file
 }
 
 // pendingCall is a (caller, callee name) pair of a file parsed now, with its
@@ -125,6 +126,9 @@ func (w *writer) add(ctx context.Context, c *parsedFile) error {
 // finish stores the imports, builds the secondary indexes of a cold build
 // and resolves the calls of every affected file.
 func (w *writer) finish(ctx context.Context) error {
+	if w.insFile != nil {
+		w.insFile.Close()
+	}
 	for _, b := range []*bulk{w.nameIns, w.defIns, w.refIns} {
 		err := b.flush(ctx)
 		b.close()
@@ -265,8 +269,14 @@ func (w *writer) upsertFile(ctx context.Context, c *parsedFile, old *storedFile)
 	}
 	id := w.nextFile
 	w.nextFile++
-	_, err := w.tx.ExecContext(ctx, `INSERT INTO files(id, path, lang, size, mtime, hash, errors, skip) VALUES(?, ?, ?, ?, ?, ?, ?, ?)`,
-		id, c.seen.path, c.seen.lang, c.seen.size, c.seen.mtime, c.hash, errs, c.skip)
+	if w.insFile == nil {
+		st, err := w.tx.PrepareContext(ctx, `INSERT INTO files(id, path, lang, size, mtime, hash, errors, skip) VALUES(?, ?, ?, ?, ?, ?, ?, ?)`)
+		if err != nil {
+			return 0, err
+		}
+		w.insFile = st
+	}
+	_, err := w.insFile.ExecContext(ctx, id, c.seen.path, c.seen.lang, c.seen.size, c.seen.mtime, c.hash, errs, c.skip)
 	return id, err
 }
 

@@ -102,6 +102,7 @@ func (s *Server) editFunction(ctx context.Context, in editIn) (string, error) {
 	}
 	a := newAnswer(in.Budget)
 	a.must(fmt.Sprintf("replaced %s %s::%s (was lines %d-%d, bytes [%d,%d))", d.Kind, d.Path, d.QName, d.StartLine, d.EndLine, d.Start, d.End))
+	s.gen++ // the file changed, whether or not re-indexing it succeeds
 	if err := ix.UpdateFiles(ctx, d.Path); err != nil {
 		a.must(fmt.Sprintf("\n[the file was written but could not be re-indexed: %v]", err))
 	} else if nd, ok, err := ix.DefAt(ctx, d.Path, d.Start); err == nil && ok {

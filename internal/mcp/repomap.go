@@ -14,9 +14,13 @@ import (
 // Ranking constants of repo_map.
 const (
 	// Damping is the chance a reader follows a reference rather than jumping
-	// back to the task's files: the classic 0.85, which keeps rank local
-	// enough that the seeds and their neighbours lead.
+	// to a random file: the classic 0.85, for the map of a whole repository.
 	Damping = 0.85
+	// TaskDamping is the same chance when the jump goes back to the task's
+	// files: at 0.85 rank drains from the task's files into the utilities
+	// everything imports, so half the time the reader returns to the task,
+	// which keeps the seeds and their neighbours first.
+	TaskDamping = 0.5
 	// pageRankIterations bounds the power iteration; it stops earlier once
 	// the total change falls under pageRankTolerance.
 	pageRankIterations = 200
@@ -36,13 +40,13 @@ type graphEdge struct {
 }
 
 // pageRank returns the personalised PageRank of a weighted directed graph of
-// n nodes: with probability Damping a walker follows an out-edge in
+// n nodes: with probability d a walker follows an out-edge in
 // proportion to its weight, otherwise (and always from a node with no
 // out-edges) it jumps to a node drawn from personal. personal need not be
 // normalised; if it sums to zero the jump is uniform (plain PageRank). The
 // result sums to 1. The computation is deterministic: edges are summed in the
 // order given and the iteration count is bounded.
-func pageRank(n int, edges []graphEdge, personal []float64) []float64 {
+func pageRank(n int, edges []graphEdge, personal []float64, d float64) []float64 {
 	if n == 0 {
 		return nil
 	}
@@ -79,11 +83,11 @@ func pageRank(n int, edges []graphEdge, personal []float64) []float64 {
 			}
 		}
 		for i := range next {
-			next[i] = (1-Damping)*p[i] + Damping*dangling*p[i]
+			next[i] = (1-d)*p[i] + d*dangling*p[i]
 		}
 		for _, e := range edges {
 			if e.w > 0 && e.from != e.to {
-				next[e.to] += Damping * r[e.from] * e.w / out[e.from]
+				next[e.to] += d * r[e.from] * e.w / out[e.from]
 			}
 		}
 		delta := 0.0
@@ -98,46 +102,73 @@ func pageRank(n int, edges []graphEdge, personal []float64) []float64 {
 	return r
 }
 
-func (s *Server) repoMap(ctx context.Context, in repoMapIn) (string, error) {
-	ix, release, err := s.read(ctx)
-	if err != nil {
-		return "", err
+// fileGraph is the file reference graph as repo_map ranks it.
+type fileGraph struct {
+	gen      uint64
+	files    []index.File                // sorted by path; a file's node is its index here
+	node     map[string]int              // path → node
+	edges    []graphEdge                 // sorted by from, then to
+	incoming map[string][]index.FileEdge // path → the edges into it
+}
+
+// fileGraph returns the file graph of the index's current generation,
+// loading it only when the index changed since the last call. s.mu must be
+// held for reading.
+func (s *Server) fileGraph(ctx context.Context, ix *index.Index) (*fileGraph, error) {
+	s.graphMu.Lock()
+	defer s.graphMu.Unlock()
+	gen := s.generation()
+	if s.graph != nil && s.graph.gen == gen {
+		return s.graph, nil
 	}
-	defer release()
 	files, err := ix.Files(ctx)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	a := newAnswer(in.Budget)
-	if len(files) == 0 {
-		a.must(fmt.Sprintf("repo map of %s: no source file is indexed (no supported language, or everything is ignored).\n", s.root))
-		return a.text(), nil
-	}
-	node := make(map[string]int, len(files))
+	g := &fileGraph{gen: gen, files: files, node: make(map[string]int, len(files)), incoming: map[string][]index.FileEdge{}}
 	for i, f := range files {
-		node[f.Path] = i
+		g.node[f.Path] = i
 	}
 	all, err := ix.AllEdges(ctx)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	// AllEdges comes heaviest first with ties on paths; sum in node order so
-	// the floating-point result does not depend on the store's order.
+	// Sum in node order, so that the floating-point result does not depend
+	// on the order the index returns edges in.
 	sort.SliceStable(all, func(i, j int) bool {
 		if all[i].From != all[j].From {
 			return all[i].From < all[j].From
 		}
 		return all[i].To < all[j].To
 	})
-	edges := make([]graphEdge, 0, len(all))
-	incoming := map[string][]index.FileEdge{}
+	g.edges = make([]graphEdge, 0, len(all))
 	for _, e := range all {
-		f, ok1 := node[e.From]
-		t, ok2 := node[e.To]
+		f, ok1 := g.node[e.From]
+		t, ok2 := g.node[e.To]
 		if ok1 && ok2 {
-			edges = append(edges, graphEdge{f, t, e.Weight})
-			incoming[e.To] = append(incoming[e.To], e)
+			g.edges = append(g.edges, graphEdge{f, t, e.Weight})
+			g.incoming[e.To] = append(g.incoming[e.To], e)
 		}
+	}
+	s.graph = g
+	return g, nil
+}
+
+func (s *Server) repoMap(ctx context.Context, in repoMapIn) (string, error) {
+	ix, release, err := s.read(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer release()
+	g, err := s.fileGraph(ctx, ix)
+	if err != nil {
+		return "", err
+	}
+	files, node, edges, incoming := g.files, g.node, g.edges, g.incoming
+	a := newAnswer(in.Budget)
+	if len(files) == 0 {
+		a.must(fmt.Sprintf("repo map of %s: no source file is indexed (no supported language, or everything is ignored).\n", s.root))
+		return a.text(), nil
 	}
 
 	personal := make([]float64, len(files))
@@ -163,7 +194,11 @@ func (s *Server) repoMap(ctx context.Context, in repoMapIn) (string, error) {
 			}
 		}
 	}
-	rank := pageRank(len(files), edges, personal)
+	damping := Damping
+	if seeded {
+		damping = TaskDamping
+	}
+	rank := pageRank(len(files), edges, personal, damping)
 	order := make([]int, len(files))
 	for i := range order {
 		order[i] = i

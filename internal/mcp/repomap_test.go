@@ -37,7 +37,7 @@ func TestPageRank(t *testing.T) {
 			return []float64{1 - 3*leaf, leaf, leaf, leaf}
 		}()},
 	} {
-		got := pageRank(tc.n, tc.edges, tc.personal)
+		got := pageRank(tc.n, tc.edges, tc.personal, Damping)
 		if len(got) != len(tc.want) {
 			t.Errorf("%s: pageRank = %v, want %v", tc.name, got, tc.want)
 			continue
@@ -66,9 +66,9 @@ func TestPageRankDeterministic(t *testing.T) {
 	}
 	personal := make([]float64, 97)
 	personal[3], personal[50] = 0.7, 0.3
-	first := pageRank(97, edges, personal)
+	first := pageRank(97, edges, personal, TaskDamping)
 	for range 5 {
-		again := pageRank(97, edges, personal)
+		again := pageRank(97, edges, personal, TaskDamping)
 		for i := range first {
 			if first[i] != again[i] {
 				t.Fatalf("pageRank differs at node %d: %v then %v", i, first[i], again[i])

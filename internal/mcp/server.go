@@ -59,8 +59,14 @@ type Server struct {
 	wg     sync.WaitGroup     // the first index
 
 	// mu serialises index updates and edits (Lock) against queries (RLock).
-	mu sync.RWMutex
-	ix *index.Index // nil until the first successful open
+	mu  sync.RWMutex
+	ix  *index.Index // nil until the first successful open
+	gen uint64       // bumped whenever the index may have changed
+
+	// graphMu guards graph, the file graph of generation graph.gen, which
+	// repo_map reuses until the index changes.
+	graphMu sync.Mutex
+	graph   *fileGraph
 }
 
 // New builds the MCP server for a repository and starts indexing it in the
@@ -161,8 +167,12 @@ func (s *Server) refreshLocked(ctx context.Context) (*index.Index, error) {
 				return nil, fmt.Errorf("open index of %s: %w", s.root, err)
 			}
 			s.ix = ix
+			s.gen++
 		}
-		_, err := s.ix.Update(ctx)
+		st, err := s.ix.Update(ctx)
+		if st.Parsed > 0 || st.Removed > 0 || err != nil {
+			s.gen++
+		}
 		if err == nil {
 			return s.ix, nil
 		}
@@ -195,6 +205,9 @@ func (s *Server) read(ctx context.Context) (*index.Index, func(), error) {
 	}
 	return s.ix, s.mu.RUnlock, nil
 }
+
+// generation is the index's change counter; s.mu must be held (either way).
+func (s *Server) generation() uint64 { return s.gen }
 
 // write brings the index up to date and returns it with the exclusive lock
 // held; call the returned release when done.

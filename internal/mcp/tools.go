@@ -585,13 +585,14 @@ func (s *Server) edges(ctx context.Context, in fileIn) (string, error) {
 		plural(len(imps), "import", "imports"), plural(len(from), "file", "files"), plural(len(to), "file", "files")))
 	a.must("(weight: how much of one file's vocabulary is defined in the other; rare, telling names weigh more)\n")
 	section := func(title string, n int, line func(i int) string, what string) {
-		if n == 0 || !a.add("\n"+title+"\n") {
-			if n > 0 {
-				a.cutf("%s", plural(n, what, what+"s"))
-			}
+		if n == 0 {
 			return
 		}
-		for i := 0; i < n; i++ {
+		if !a.add("\n" + title + "\n" + line(0)) {
+			a.cutf("%s", plural(n, what, what+"s"))
+			return
+		}
+		for i := 1; i < n; i++ {
 			if !a.add(line(i)) {
 				a.cutf("%s", plural(n-i, "more "+what, "more "+what+"s"))
 				return

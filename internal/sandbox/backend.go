@@ -142,6 +142,19 @@ func Probe() []BackendStatus {
 	return out
 }
 
+// lookBash finds bash with symlinks resolved: a PATH entry under /tmp (a
+// symlink farm, a virtualenv) is hidden by the sandbox's private /tmp.
+func lookBash() (string, error) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		return "", fmt.Errorf("bash not found: %w", err)
+	}
+	if real, err := filepath.EvalSymlinks(bash); err == nil {
+		bash = real
+	}
+	return filepath.Abs(bash)
+}
+
 // landlockABI returns the kernel's Landlock ABI version, 0 if none.
 func landlockABI() int {
 	const sysLandlockCreateRuleset = 444

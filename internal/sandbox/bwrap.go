@@ -31,9 +31,9 @@ func newBwrap(cfg Config) (*bwrapRunner, error) {
 	if err := probeBwrap(path); err != nil {
 		return nil, fmt.Errorf("bwrap at %s cannot create a sandbox here (are user namespaces disabled?): %w", path, err)
 	}
-	bash, err := exec.LookPath("bash")
+	bash, err := lookBash()
 	if err != nil {
-		return nil, fmt.Errorf("bash not found: %w", err)
+		return nil, err
 	}
 	m, err := newMasks()
 	if err != nil {

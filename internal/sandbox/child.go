@@ -32,7 +32,13 @@ func ChildMain(args []string) int {
 		return childExitSetup
 	}
 	var p childPlan
-	if err := json.Unmarshal([]byte(args[0]), &p); err != nil || len(p.Exec) == 0 {
+	err := json.Unmarshal([]byte(args[0]), &p)
+	if err == nil && p.Probe {
+		fmt.Println(probeReply)
+		return 0
+	}
+	os.Unsetenv(childEnv)
+	if err != nil || len(p.Exec) == 0 {
 		fmt.Fprintf(os.Stderr, "grit sandbox: bad plan: %v\n", err)
 		return childExitSetup
 	}
@@ -43,7 +49,7 @@ func ChildMain(args []string) int {
 		fmt.Fprintf(os.Stderr, "grit sandbox: %v\n", err)
 		return childExitSetup
 	}
-	err := syscall.Exec(p.Exec[0], p.Exec, os.Environ())
+	err = syscall.Exec(p.Exec[0], p.Exec, os.Environ())
 	fmt.Fprintf(os.Stderr, "grit sandbox: exec %s: %v\n", p.Exec[0], err)
 	return 126
 }

@@ -94,6 +94,17 @@ func forEachBackend(t *testing.T, fn func(t *testing.T, backend string)) {
 	}
 }
 
+// forEachBackendParallel is forEachBackend for slow cases that change no
+// process-wide state (environment, PATH, detectABI).
+func forEachBackendParallel(t *testing.T, fn func(t *testing.T, backend string)) {
+	for _, b := range backends {
+		t.Run(b, func(t *testing.T) {
+			t.Parallel()
+			fn(t, b)
+		})
+	}
+}
+
 func hashTree(t *testing.T, root string) string {
 	t.Helper()
 	h := sha256.New()
@@ -200,7 +211,7 @@ func countingListener(t *testing.T, network string) (addr string, count *atomic.
 
 // D2 and E3: no network. The host listeners must see nothing.
 func TestNoNetwork(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, backend string) {
+	forEachBackendParallel(t, func(t *testing.T, backend string) {
 		f := newFixture(t, backend, nil)
 		tcp, tcpCount := countingListener(t, "tcp")
 		udp, udpCount := countingListener(t, "udp")
@@ -209,7 +220,7 @@ func TestNoNetwork(t *testing.T) {
 		// A path socket standing in for docker.sock, in /run (masked) when we
 		// may write there, and an abstract socket.
 		var unixCount *atomic.Int64
-		sockPath := fmt.Sprintf("/run/grit-test-%d.sock", os.Getpid())
+		sockPath := fmt.Sprintf("/run/grit-test-%d-%s.sock", os.Getpid(), backend)
 		if ln, err := net.Listen("unix", sockPath); err == nil {
 			unixCount = new(atomic.Int64)
 			t.Cleanup(func() { ln.Close(); os.Remove(sockPath) })
@@ -226,7 +237,7 @@ func TestNoNetwork(t *testing.T) {
 		} else {
 			t.Logf("LOUD: cannot create %s (%v): the docker.sock case is not checked", sockPath, err)
 		}
-		abstract := fmt.Sprintf("@grit-test-%d", os.Getpid())
+		abstract := fmt.Sprintf("@grit-test-%d-%s", os.Getpid(), backend)
 		abs, err := net.Listen("unix", abstract)
 		if err != nil {
 			t.Fatal(err)
@@ -575,7 +586,7 @@ func TestRealToolsRun(t *testing.T) {
 	}
 	for _, tool := range tools {
 		t.Run(tool.name, func(t *testing.T) {
-			forEachBackend(t, func(t *testing.T, backend string) {
+			forEachBackendParallel(t, func(t *testing.T, backend string) {
 				realToolRun(t, backend, tool.bin, tool.script, tool.files)
 			})
 		})

@@ -9,7 +9,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
+	"time"
 )
 
 // LandlockABI is the Landlock ABI version the landlock+netns backend needs:
@@ -54,11 +56,26 @@ type childPlan struct {
 	plan
 	ABI  int      `json:"abi"`
 	Exec []string `json:"exec"`
+	// Probe asks the child only to say it is one (probeReply), changing
+	// nothing: New checks the helper before trusting it with a command.
+	Probe bool `json:"probe,omitempty"`
 }
+
+// childEnv marks a process started as the sandbox child. A binary that
+// receives it but does not dispatch ChildCommand (a test binary without the
+// TestMain hook) must not start sandboxes of its own: New refuses, which
+// bounds the mistake to one level instead of recursing.
+const childEnv = "GRIT_SANDBOX_CHILD"
+
+// probeReply is the child's answer to a probe plan.
+const probeReply = "grit-sandbox-child ok"
 
 func newLandlock(cfg Config) (*landlockRunner, error) {
 	if cfg.Workspace == "" || !filepath.IsAbs(cfg.Workspace) {
 		return nil, fmt.Errorf("sandbox workspace %q must be an absolute path", cfg.Workspace)
+	}
+	if os.Getenv(childEnv) != "" {
+		return nil, fmt.Errorf("this process was started as a sandbox child (%s is set) but did not dispatch %s to sandbox.ChildMain", childEnv, ChildCommand)
 	}
 	abi := detectABI()
 	switch {
@@ -67,9 +84,9 @@ func newLandlock(cfg Config) (*landlockRunner, error) {
 	case abi < LandlockABI:
 		return nil, fmt.Errorf("the kernel's Landlock ABI is %d; the landlock+netns backend needs ABI %d or later (Linux 6.7+)", abi, LandlockABI)
 	}
-	bash, err := exec.LookPath("bash")
+	bash, err := lookBash()
 	if err != nil {
-		return nil, fmt.Errorf("bash not found: %w", err)
+		return nil, err
 	}
 	if err := probeNamespaces(bash); err != nil {
 		return nil, fmt.Errorf("cannot create user and network namespaces here (check sysctl kernel.unprivileged_userns_clone and AppArmor's restrict_unprivileged_userns): %w", err)
@@ -81,6 +98,9 @@ func newLandlock(cfg Config) (*landlockRunner, error) {
 			return nil, fmt.Errorf("landlock sandbox: locate the grit binary to re-execute: %w", err)
 		}
 		helper = []string{exe, ChildCommand}
+	}
+	if err := probeHelper(helper); err != nil {
+		return nil, err
 	}
 	m, err := newMasks()
 	if err != nil {
@@ -122,6 +142,34 @@ func probeNamespaces(bash string) error {
 	return nil
 }
 
+// probedHelpers remembers helpers that answered a probe (keyed by their
+// command line), so a process probes each once.
+var probedHelpers sync.Map
+
+// probeHelper checks that helper acts as the sandbox child: it must answer
+// a probe plan with probeReply.
+func probeHelper(helper []string) error {
+	key := strings.Join(helper, "\x00")
+	if _, ok := probedHelpers.Load(key); ok {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, helper[0], append(helper[1:], `{"probe":true}`)...)
+	cmd.Env = append(os.Environ(), childEnv+"=1")
+	out, err := cmd.Output()
+	if err != nil || strings.TrimSpace(string(out)) != probeReply {
+		return fmt.Errorf("%s does not act as the sandbox child (%s): %v %q", helper[0], ChildCommand, err, firstLine(string(out)))
+	}
+	probedHelpers.Store(key, true)
+	return nil
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
+}
+
 func (l *landlockRunner) Backend() string { return BackendLandlock }
 
 func (l *landlockRunner) Run(ctx context.Context, s Spec) (Result, error) {
@@ -145,5 +193,6 @@ func (l *landlockRunner) Run(ctx context.Context, s Spec) (Result, error) {
 		return Result{}, fmt.Errorf("landlock sandbox: %w", err)
 	}
 	argv := append(append([]string{}, l.helper...), string(data))
-	return runArgv(ctx, argv, sandboxEnv(l.cfg.EnvPassthrough, s.Env), s, func() { l.masks.removeMasks(p.created) }, namespaceAttr(l.netns && !l.cfg.Network))
+	env := append(sandboxEnv(l.cfg.EnvPassthrough, s.Env), childEnv+"=1")
+	return runArgv(ctx, argv, env, s, func() { l.masks.removeMasks(p.created) }, namespaceAttr(l.netns && !l.cfg.Network))
 }

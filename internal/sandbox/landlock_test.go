@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -125,4 +126,60 @@ func TestChildRefusesBadPlan(t *testing.T) {
 			t.Errorf("ChildMain(%q) = %d, want %d", args, code, childExitSetup)
 		}
 	}
+}
+
+// A helper that does not act as the sandbox child (here: one that ignores
+// the probe) is refused at New, before any command is trusted to it; and a
+// process started as a child that did not dispatch ChildCommand refuses to
+// start sandboxes of its own.
+func TestLandlockHelperChecked(t *testing.T) {
+	if abi := detectABI(); abi < LandlockABI {
+		t.Skipf("SKIP (loud): kernel Landlock ABI %d < %d: New fails before it looks at the helper", abi, LandlockABI)
+	}
+	_, err := New(Config{Workspace: t.TempDir(), Backend: BackendLandlock, Helper: []string{"/bin/echo", "hello"}})
+	if err == nil || !errors.Is(err, ErrNoBackend) || !strings.Contains(err.Error(), "does not act as the sandbox child") {
+		t.Errorf("New with a helper that is not a sandbox child: %v, want ErrNoBackend naming it", err)
+	}
+	t.Setenv(childEnv, "1")
+	_, err = New(Config{Workspace: t.TempDir(), Backend: BackendLandlock})
+	if err == nil || !strings.Contains(err.Error(), "did not dispatch") {
+		t.Errorf("New inside an undispatched child: %v, want a refusal", err)
+	}
+}
+
+// BenchmarkRunTrue is the cost a backend adds to one command.
+func BenchmarkRunTrue(b *testing.B) {
+	for _, backend := range []string{BackendNone, BackendBwrap, BackendLandlock} {
+		b.Run(backend, func(b *testing.B) {
+			r, err := New(Config{Workspace: b.TempDir(), Backend: backend, Home: b.TempDir()})
+			if err != nil {
+				b.Skipf("SKIP (loud): %v", err)
+			}
+			for b.Loop() {
+				if res, err := r.Run(b.Context(), Spec{Script: "true"}); err != nil || res.ExitCode != 0 {
+					b.Fatalf("Run(true) = %+v, %v", res, err)
+				}
+			}
+		})
+	}
+}
+
+// bash found through a symlink under /tmp (hidden by the private /tmp)
+// still runs: the backends resolve it first.
+func TestBashViaSymlinkUnderTmp(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, backend string) {
+		bash, err := exec.LookPath("bash")
+		if err != nil {
+			t.Fatal(err)
+		}
+		bin := t.TempDir()
+		if err := os.Symlink(bash, filepath.Join(bin, "bash")); err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv("PATH", bin+":"+os.Getenv("PATH"))
+		f := newFixture(t, backend, nil) // runs `true`, failing the test if bash is not found inside
+		if res := f.run(t, "echo ok"); res.ExitCode != 0 {
+			t.Errorf("echo ok: exit %d %q", res.ExitCode, res.Output)
+		}
+	})
 }

@@ -4,6 +4,12 @@
 // (bubblewrap, Landlock plus a network namespace) confine what a command can
 // reach; with no working backend in a sandboxed mode, Run refuses and says
 // why: it never falls back to running unsandboxed in silence.
+//
+// The landlock+netns backend re-executes the running binary as its child
+// (`grit __sandbox-exec PLAN`, see ChildMain and ChildCommand): a binary or
+// test binary that uses it must dispatch that argument to ChildMain first
+// thing, or set Config.Helper. Both backends build the same mount plan, so
+// the isolation tests run unchanged over each of them.
 package sandbox
 
 import (

@@ -31,6 +31,12 @@ const (
 	// WeightTraceback: a frame in the repository is direct evidence of where the failure runs.
 	WeightTraceback = 1.0
 
+	// ConstructorShare is what a called class's constructor (__init__,
+	// __new__) gets of the class's own symbol score: calling a class runs
+	// its constructor, so `Permutation([[0, 1], [0, 1]])` failing points
+	// into Permutation.__new__ as much as at the class.
+	ConstructorShare = 0.9
+
 	// DefinitionBoost multiplies the symbol signal of the site that defines a
 	// name written as code in the task, so it ranks above the sites that only use it.
 	DefinitionBoost = 2.0
@@ -45,6 +51,10 @@ const (
 	// writes it as code (a code span, a snippet, an error message) than as a
 	// prose word: identifiers are chosen, prose words are incidental.
 	CodeTermWeight = 2.0
+	// TitleTermWeight multiplies the lexical weight of the words of the
+	// task's first line when it reads as a title (short, followed by more
+	// text): an issue's title is its densest statement of what is wrong.
+	TitleTermWeight = 1.5
 	// ErrorMessageScore is the traceback signal of the definition whose
 	// source holds a quoted error message: it is almost always the raise site.
 	ErrorMessageScore = 0.9
@@ -69,6 +79,7 @@ const (
 	spreadSeeds2    = 3         // of those, the ones whose neighbours' neighbours do
 	fillerFiles     = 10        // best files whose every definition is ranked, evidence or not
 	maxErrorFrags   = 4         // literal fragments of error messages searched
+	maxTitleBytes   = 160       // a longer first line is prose, not a title
 )
 
 // Run ranks ix's definitions and files for q. ix should be up to date (the
@@ -100,7 +111,8 @@ type queryInfo struct {
 	stemSet    map[string]bool
 	identW     map[string]float64 // exact-case identifier → weight
 	identLower map[string]float64
-	pairs      map[string]bool // "Parent.name" pairs from dotted names
+	pairs      map[string]bool    // "Parent.name" pairs from dotted names and chained calls
+	calls      map[string]float64 // called name → weight of where the call is written
 	aboutTests bool
 	named      map[string]bool // repository files the task writes by path
 	frames     []Frame
@@ -135,6 +147,15 @@ func (c *Corpus) analyse(q Query) queryInfo {
 	for _, t := range qi.ex.CodeToks {
 		qi.termW[t] = CodeTermWeight
 	}
+	if title, rest, ok := strings.Cut(strings.TrimSpace(text), "\n"); ok && len(title) <= maxTitleBytes && strings.TrimSpace(rest) != "" {
+		seen := map[string]bool{}
+		for _, t := range Tokenize(title) {
+			if !seen[t] {
+				seen[t] = true
+				qi.termW[t] = max(qi.termW[t], 1) * TitleTermWeight
+			}
+		}
+	}
 	qi.identW = map[string]float64{}
 	qi.identLower = map[string]float64{}
 	for _, id := range qi.ex.Idents {
@@ -148,6 +169,13 @@ func (c *Corpus) analyse(q Query) queryInfo {
 		for j := 1; j < len(parts); j++ {
 			qi.pairs[parts[j-1]+"."+parts[j]] = true
 		}
+	}
+	for _, p := range qi.ex.Chained {
+		qi.pairs[p] = true
+	}
+	qi.calls = map[string]float64{}
+	for _, id := range qi.ex.Calls {
+		qi.calls[id.Name] = id.Weight
 	}
 	// Only a test file of this repository, named with its directory, makes the
 	// task about tests: issue reports name their own test_x.py all the time.
@@ -450,6 +478,15 @@ func (c *Corpus) scoreSymbols(qi queryInfo, cands []candidate) {
 			mark(int(i))
 		}
 	}
+	for name := range qi.calls {
+		for _, i := range c.byName[name] {
+			if c.defs[i].Kind == index.KindClass {
+				for _, j := range c.constructors(i) {
+					mark(j)
+				}
+			}
+		}
+	}
 	for _, i := range visit {
 		c.scoreSymbol(qi, i, &cands[i])
 	}
@@ -471,8 +508,7 @@ func (c *Corpus) scoreSymbol(qi queryInfo, i int, x *candidate) {
 	}
 	best := 0.0
 	if w > 0 {
-		uniq := 1 / (1 + math.Log(float64(len(c.byName[name]))))
-		best = w * (0.35 + 0.65*c.rarity(c.lowerName[i])) * (0.5 + 0.5*uniq)
+		best = c.nameScore(i, w)
 		x.exactDef = w >= 1
 		x.symWhy = why
 		if parent := c.parentName[i]; parent != "" {
@@ -482,6 +518,13 @@ func (c *Corpus) scoreSymbol(qi queryInfo, i int, x *candidate) {
 				if v := 0.9; v > best {
 					best, x.symWhy = v, "it and its class "+parent+" are both named"
 				}
+			}
+		}
+	}
+	if p := c.parentOf[i]; p >= 0 && (name == "__init__" || name == "__new__") && c.defs[p].Kind == index.KindClass {
+		if wc := qi.calls[c.defs[p].Name]; wc > 0 {
+			if cs := ConstructorShare * c.nameScore(p, wc); cs > best {
+				best, x.symWhy, x.exactDef = cs, "constructor of "+c.defs[p].Name+", which the task calls", wc >= 1
 			}
 		}
 	}
@@ -502,6 +545,26 @@ func (c *Corpus) scoreSymbol(qi queryInfo, i int, x *candidate) {
 		}
 	}
 	x.sym = best
+}
+
+// nameScore is the symbol score of definition i for its name written with
+// context weight w: discounted by how common the name is in the repository
+// (rarity) and by how many definitions share it.
+func (c *Corpus) nameScore(i int, w float64) float64 {
+	uniq := 1 / (1 + math.Log(float64(len(c.byName[c.defs[i].Name]))))
+	return w * (0.35 + 0.65*c.rarity(c.lowerName[i])) * (0.5 + 0.5*uniq)
+}
+
+// constructors are class i's own __init__ and __new__ methods.
+func (c *Corpus) constructors(i int) []int {
+	var out []int
+	f := c.files[c.defFile[i]]
+	for j := i + 1; j < f.first+f.n && c.defs[j].Start < c.defs[i].End; j++ {
+		if c.parentOf[j] == i && (c.defs[j].Name == "__init__" || c.defs[j].Name == "__new__") {
+			out = append(out, j)
+		}
+	}
+	return out
 }
 
 // scorePaths is signal 2: the task's paths, dotted module names and words

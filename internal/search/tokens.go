@@ -211,9 +211,13 @@ var (
 	backtickRE = regexp.MustCompile("`([^`\n]{1,200})`")
 	dottedRE   = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+`)
 	callRE     = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_.]*)\s*\(`)
-	pathRE     = regexp.MustCompile(`(?:[A-Za-z0-9_.-]+/)+[A-Za-z0-9_.-]+\.[A-Za-z]{1,5}\b|\b[A-Za-z0-9_-]+\.(?:py|go|js|ts|rs|java|rb|c|h|cpp)\b`)
-	promptRE   = regexp.MustCompile(`(?m)^\s*(?:>>>|\.\.\.|In \[\d+\]:|\$)\s`)
-	importRE   = regexp.MustCompile(`^\s*(?:>>>\s*|\.\.\.\s*)?(?:from\s+\S+\s+)?import\s`)
+	// chainRE is a method called on a fresh instance of a class (Python
+	// classes are capitalised): `Point(2, (0)).distance(`. One level of
+	// nested parentheses is read inside the constructor's arguments.
+	chainRE  = regexp.MustCompile(`\b([A-Z][A-Za-z0-9_]*)\((?:[^()\n]|\([^()\n]*\))*\)\.([A-Za-z_][A-Za-z0-9_]*)\s*\(?`)
+	pathRE   = regexp.MustCompile(`(?:[A-Za-z0-9_.-]+/)+[A-Za-z0-9_.-]+\.[A-Za-z]{1,5}\b|\b[A-Za-z0-9_-]+\.(?:py|go|js|ts|rs|java|rb|c|h|cpp)\b`)
+	promptRE = regexp.MustCompile(`(?m)^\s*(?:>>>|\.\.\.|In \[\d+\]:|\$)\s`)
+	importRE = regexp.MustCompile(`^\s*(?:>>>\s*|\.\.\.\s*)?(?:from\s+\S+\s+)?import\s`)
 	// errorLineRE is the last line of a Python traceback or a quoted error:
 	// "ValueError: Invalid comparison of non-real I", "TypeError: ...".
 	errorLineRE = regexp.MustCompile(`(?m)^\s*(?:[A-Za-z_][\w.]*\.)?([A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt))\s*:\s*(\S.{3,400})$`)
@@ -229,6 +233,13 @@ type Extracted struct {
 	Tokens   []string // all lexical terms (Tokenize of the whole text), repeated as they occur
 	Errors   []string // messages of the error lines quoted ("Invalid comparison of non-real I")
 	CodeToks []string // lexical terms of the identifiers written as code (prose code spans, snippets, errors)
+	// Chained are "Class.method" pairs read from a method called on a
+	// fresh instance, `Point(2, 0).distance(p)`: the method is Class's.
+	Chained []string
+	// Calls are the names the text calls, `Permutation([[0, 1]])` or
+	// `ccode(x)`, with the weight of where the call is written (1 in
+	// prose and error messages, SnippetWeight in example code).
+	Calls []Ident
 }
 
 // ExtractIdents finds identifiers in issue text. In prose, inline code,
@@ -304,6 +315,27 @@ func ExtractIdents(text string) Extracted {
 			ex.Paths = append(ex.Paths, m)
 		}
 	}
+	seenChain := map[string]bool{}
+	for _, m := range chainRE.FindAllStringSubmatch(text, -1) {
+		if pair := m[1] + "." + m[2]; !seenChain[pair] {
+			seenChain[pair] = true
+			ex.Chained = append(ex.Chained, pair)
+		}
+	}
+	callW := map[string]int{}
+	addCall := func(name string, w float64) {
+		parts := strings.Split(strings.Trim(name, "."), ".")
+		name = parts[len(parts)-1]
+		if len(name) < 2 || isStop(strings.ToLower(name)) {
+			return
+		}
+		if i, ok := callW[name]; ok {
+			ex.Calls[i].Weight = max(ex.Calls[i].Weight, w)
+			return
+		}
+		callW[name] = len(ex.Calls)
+		ex.Calls = append(ex.Calls, Ident{Name: name, Weight: w})
+	}
 	var codeText strings.Builder
 	// Error messages: the strongest words of a report.
 	for _, m := range errorLineRE.FindAllStringSubmatch(text, -1) {
@@ -314,6 +346,7 @@ func ExtractIdents(text string) Extracted {
 		for _, m := range callRE.FindAllStringSubmatch(msg, -1) {
 			parts := strings.Split(m[1], ".")
 			add(parts[len(parts)-1], 1)
+			addCall(m[1], 1)
 		}
 		codeText.WriteString(msg + "\n")
 	}
@@ -334,6 +367,7 @@ func ExtractIdents(text string) Extracted {
 	for _, m := range callRE.FindAllStringSubmatch(prose, -1) {
 		parts := strings.Split(m[1], ".")
 		add(parts[len(parts)-1], 1)
+		addCall(m[1], 1)
 		codeText.WriteString(m[1] + "\n")
 	}
 	// Code: names in example code count SnippetWeight, imports ProseWeight.
@@ -344,6 +378,9 @@ func ExtractIdents(text string) Extracted {
 				continue
 			}
 			addAll(line, SnippetWeight)
+			for _, m := range callRE.FindAllStringSubmatch(line, -1) {
+				addCall(m[1], SnippetWeight)
+			}
 			codeText.WriteString(line + "\n")
 		}
 	}

@@ -146,3 +146,48 @@ func TestIsAuxPath(t *testing.T) {
 		}
 	}
 }
+
+func TestExtractCallsAndChains(t *testing.T) {
+	tests := []struct {
+		name        string
+		in          string
+		wantChained []string
+		wantCalls   []Ident
+	}{
+		{
+			name:        "method on a fresh instance",
+			in:          "distance wrong\n```\n>>> Point(2,0).distance(Point(1,0,2))\n```",
+			wantChained: []string{"Point.distance"},
+			wantCalls:   []Ident{{"Point", SnippetWeight}, {"distance", SnippetWeight}},
+		},
+		{
+			name:        "nested arguments",
+			in:          "`Permutation([[0,1],[0,1]]).order()` fails",
+			wantChained: []string{"Permutation.order"},
+			wantCalls:   []Ident{{"Permutation", 1}, {"order", 1}},
+		},
+		{
+			name:        "prose call beats snippet call",
+			in:          "ccode(sinc(x)) fails\n```\nccode(x)\n```",
+			wantChained: nil,
+			wantCalls:   []Ident{{"ccode", 1}, {"sinc", 1}},
+		},
+		{
+			name:        "lower-case receiver is not a class",
+			in:          "`sympy.zeros(4, 2).is_upper()`",
+			wantChained: nil,
+			wantCalls:   []Ident{{"zeros", 1}, {"is_upper", 1}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ex := ExtractIdents(tt.in)
+			if diff := cmp.Diff(tt.wantChained, ex.Chained); diff != "" {
+				t.Errorf("ExtractIdents(%q).Chained: (-want +got)\n%s", tt.in, diff)
+			}
+			if diff := cmp.Diff(tt.wantCalls, ex.Calls); diff != "" {
+				t.Errorf("ExtractIdents(%q).Calls: (-want +got)\n%s", tt.in, diff)
+			}
+		})
+	}
+}

@@ -134,6 +134,8 @@ done:
   ts_tree_delete(tree);
 }
 
+void grit_trim(void) { malloc_trim(0); }
+
 void grit_result_free(grit_result *r) {
   free(r->caps);
   free(r->refs);

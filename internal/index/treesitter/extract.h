@@ -100,6 +100,8 @@ void grit_use_default_allocator(void);
 void grit_extract(TSParser *p, const TSLanguage *lang, const TSQuery *q, const uint8_t *is_ref, uint32_t nsyms,
                   const char *src, uint32_t len, int64_t budget_ns, grit_result *out);
 void grit_result_free(grit_result *r);
+// grit_trim gives the memory malloc holds free back to the system.
+void grit_trim(void);
 // grit_parse_only parses and frees the tree: the bare cost benchmarks compare with.
 int grit_parse_only(TSParser *p, const TSLanguage *lang, const char *src, uint32_t len);
 

@@ -115,12 +115,24 @@ func (p *Parser) Parse(ctx context.Context, file string, src []byte) (*index.Par
 	}
 	cp := getParser()
 	defer putParser(cp)
+	if len(src) >= trimAfter {
+		// A large tree leaves malloc's heap fragmented and large; left
+		// alone, a cold index of a big repository keeps tens of megabytes.
+		defer C.grit_trim()
+	}
 	res := cp.res
 	var isRef *C.uint8_t
 	if len(q.isRef) > 0 {
 		isRef = (*C.uint8_t)(unsafe.Pointer(&q.isRef[0]))
 	}
 	C.grit_extract(cp.p, l.ptr, q.ptr, isRef, C.uint32_t(len(q.isRef)), srcPtr, C.uint32_t(len(src)), C.int64_t(budget.Nanoseconds()), res)
+	if res.status == 1 || res.status == 4 {
+		// The parse was halted or failed. tree-sitter 0.25's ts_parser_reset
+		// does not clear a parser's canceled_balancing flag, so the next parse
+		// on it would resume a balance with no tree and abort the process
+		// (assertion self->finished_tree.ptr). Replace the parser.
+		cp.renew()
+	}
 	switch res.status {
 	case 0:
 	case 1, 2:
@@ -152,6 +164,10 @@ type cparser struct {
 	res *C.grit_result // C memory
 }
 
+// trimAfter is the file size from which Parse trims malloc's heap after
+// the file: a few files are that large, and trimming is cheap next to them.
+const trimAfter = 64 << 10
+
 // maxKeptResult is how many captures or references a parser's buffers may
 // keep between files (more are freed once the file is done).
 const maxKeptResult = 1 << 16
@@ -171,6 +187,12 @@ func getParser() *cparser {
 		return p
 	}
 	return &cparser{p: C.ts_parser_new(), res: (*C.grit_result)(C.calloc(1, C.sizeof_grit_result))}
+}
+
+// renew replaces the C parser with a fresh one.
+func (p *cparser) renew() {
+	C.ts_parser_delete(p.p)
+	p.p = C.ts_parser_new()
 }
 
 func putParser(p *cparser) {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestLang(t *testing.T) {
@@ -174,6 +176,84 @@ func TestParseJSTS(t *testing.T) {
 		}
 		if got := strings.Join(imps, " "); got != tt.imports {
 			t.Errorf("Parse(%s) imports = %q, want %q", tt.file, got, tt.imports)
+		}
+	}
+}
+
+// TestRefs: the C walk counts every reference node of the language's kinds,
+// once per name.
+func TestRefs(t *testing.T) {
+	tests := []struct {
+		name, file, src string
+		want            map[string]int
+	}{
+		{"python", "m.py", "import os\nx = os.path.join(a, a)  # os in a comment\ns = 'os'\n",
+			map[string]int{"os": 2, "x": 1, "path": 1, "join": 1, "a": 2, "s": 1}},
+		{"python keywords are no names", "k.py", "if True:\n    print(None)\n",
+			map[string]int{"print": 1}},
+		{"go", "m.go", "package m\n\nfunc F(t T) int { return t.n + t.n }\n",
+			map[string]int{"F": 1, "t": 3, "T": 1, "int": 1, "n": 2}},
+		{"javascript", "m.js", "const a = b.c(a);\n",
+			map[string]int{"a": 2, "b": 1, "c": 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := New().Parse(context.Background(), tt.file, []byte(tt.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(out.RefCounts) != len(out.Refs) {
+				t.Fatalf("Parse(%q): %d refs but %d counts", tt.src, len(out.Refs), len(out.RefCounts))
+			}
+			got := map[string]int{}
+			for i, r := range out.Refs {
+				got[r] += out.RefCounts[i]
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Parse(%q) refs (-want +got):\n%s", tt.src, diff)
+			}
+		})
+	}
+}
+
+// TestHaltedParseThenParse halts parses at every point the budget allows and
+// then parses normally on the same pooled parsers: a parser whose parse was
+// halted (tree-sitter keeps resumable state that ts_parser_reset does not
+// clear) must never be reused as it is, or the next parse aborts the process.
+func TestHaltedParseThenParse(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 800; i++ {
+		b.WriteString("def f")
+		b.WriteString(strings.Repeat("x", i%7))
+		b.WriteString("(a, b):\n    return [a + b for _ in range(3)]\n\n")
+	}
+	src := []byte(b.String())
+	ctx := context.Background()
+	// Budgets around the full parse time, so that some halts land in the
+	// balancing phase after the tree is finished.
+	start := time.Now()
+	if _, err := New().Parse(ctx, "big.py", src); err != nil {
+		t.Fatal(err)
+	}
+	full := time.Since(start)
+	t.Logf("full parse %s", full)
+	budgets := []time.Duration{time.Nanosecond, time.Microsecond}
+	for i := 60; i <= 120; i += 3 {
+		budgets = append(budgets, full*time.Duration(i)/100)
+	}
+	for _, budget := range budgets {
+		halted := &Parser{Budget: budget}
+		for i := 0; i < 2; i++ {
+			if _, err := halted.Parse(ctx, "big.py", src); err != nil && !errors.Is(err, ErrBudget) {
+				t.Fatalf("Parse with budget %s: %v", budget, err)
+			}
+		}
+		got, err := New().Parse(ctx, "small.py", []byte("def g():\n    pass\n"))
+		if err != nil {
+			t.Fatalf("Parse after halted parses (budget %s): %v", budget, err)
+		}
+		if len(got.Defs) != 1 || got.Defs[0].Name != "g" {
+			t.Fatalf("Parse after halted parses (budget %s) = %+v, want one def g", budget, got.Defs)
 		}
 	}
 }

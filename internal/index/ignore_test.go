@@ -1,0 +1,55 @@
+package index
+
+import "testing"
+
+// TestIgnoreMatch covers the string fast paths of ignore rules against the
+// regexp every pattern used to be.
+func TestIgnoreMatch(t *testing.T) {
+	tests := []struct {
+		name    string
+		pattern string
+		dir     string // the ignore file's directory
+		path    string
+		isDir   bool
+		want    bool
+	}{
+		{"exact name at the root", "MANIFEST", "", "MANIFEST", false, true},
+		{"exact name deep", "tags", "", "a/b/tags", false, true},
+		{"exact name is not a suffix", "tags", "", "a/xtags", false, false},
+		{"suffix", "*.pyc", "", "a/b.pyc", false, true},
+		{"suffix not in a directory name", "*.pyc", "", "a.pyc/b.py", false, false},
+		{"prefix", "tmp*", "", "x/tmpfile.py", false, true},
+		{"prefix needs the start", "tmp*", "", "x/atmp.py", false, false},
+		{"class", "*.sw[op]", "", "a/.x.swp", false, true},
+		{"class miss", "*.sw[op]", "", "a/.x.swx", false, false},
+		{"directory only skips files", "build/", "", "build", false, false},
+		{"directory only", "build/", "", "a/build", true, true},
+		{"anchored", "/sympy/polys/*.c", "", "sympy/polys/x.c", false, true},
+		{"anchored elsewhere", "/sympy/polys/*.c", "", "other/sympy/polys/x.c", false, false},
+		{"double star", "**/gen/*.py", "", "a/b/gen/x.py", false, true},
+		{"double star without slash", "a**", "", "x/ab/c.py", false, true},
+		{"nested file", "*.py", "sub", "sub/x.py", false, true},
+		{"nested file elsewhere", "*.py", "sub", "other/x.py", false, false},
+		{"escaped star is literal", `\*.py`, "", "*.py", false, true},
+		{"escaped star does not glob", `\*.py`, "", "a.py", false, false},
+		{"question mark", "?.py", "", "d/a.py", false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ig := &ignorer{files: []*ignoreFile{parseIgnore([]byte(tt.pattern+"\n"), tt.dir)}}
+			if got := ig.match(tt.path, tt.isDir); got != tt.want {
+				t.Errorf("pattern %q in %q: match(%q, dir=%v) = %v, want %v", tt.pattern, tt.dir, tt.path, tt.isDir, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestIgnoreNegation: a later ! rule re-includes what an earlier one excluded.
+func TestIgnoreNegation(t *testing.T) {
+	ig := &ignorer{files: []*ignoreFile{parseIgnore([]byte("*.py\n!keep.py\n"), "")}}
+	for path, want := range map[string]bool{"a.py": true, "d/keep.py": false, "x.go": false} {
+		if got := ig.match(path, false); got != want {
+			t.Errorf("match(%q) = %v, want %v", path, got, want)
+		}
+	}
+}

@@ -1,0 +1,88 @@
+package index
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/grit-dev/grit/internal/store"
+)
+
+// stubParser parses every .py file into one definition named after the file.
+type stubParser struct{}
+
+func (stubParser) Lang(path string) string {
+	if filepath.Ext(path) == ".py" {
+		return "python"
+	}
+	return ""
+}
+
+func (stubParser) Parse(_ context.Context, path string, src []byte) (*Parsed, error) {
+	name := filepath.Base(path[:len(path)-3])
+	return &Parsed{Lang: "python", Defs: []Def{{Name: name, QName: name, Kind: KindFunction, End: len(src)}}}, nil
+}
+
+// TestMigrateFromV1: a database of the first schema is brought up to date
+// and, the index being a cache, rebuilt by the next Update.
+func TestMigrateFromV1(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "a.py"), []byte("x = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old, err := store.Open(ctx, DBPath(root), store.Schema{AppID: schemaAppID, Migrations: schema.Migrations[:1]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := old.ExecContext(ctx, `INSERT INTO files(id, path, lang, size, mtime, hash, errors) VALUES(1, 'a.py', 'python', 6, 0, x'00', 0)`); err != nil {
+		t.Fatal(err)
+	}
+	old.Close()
+
+	ix, err := Open(ctx, root, stubParser{}, Options{})
+	if err != nil {
+		t.Fatalf("Open(v1 database) = %v", err)
+	}
+	defer ix.Close()
+	var version int
+	if err := ix.DB().QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil || version != len(schema.Migrations) {
+		t.Errorf("user_version = %d, %v; want %d", version, err, len(schema.Migrations))
+	}
+	st, err := ix.Update(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Parsed != 1 || st.Defs != 1 {
+		t.Errorf("Update() after migration parsed %d, %d defs; want 1, 1", st.Parsed, st.Defs)
+	}
+}
+
+func TestRefsEncoding(t *testing.T) {
+	counts := map[int64]int{3: 1, 70000: 2, 1: 5, 200: 1}
+	var got [][2]int64
+	decodeRefs(encodeRefs(counts), func(n int64, c int) { got = append(got, [2]int64{n, int64(c)}) })
+	want := [][2]int64{{1, 5}, {3, 1}, {200, 1}, {70000, 2}}
+	if len(got) != len(want) {
+		t.Fatalf("decodeRefs(encodeRefs(%v)) = %v, want %v", counts, got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("decodeRefs(encodeRefs(%v)) = %v, want %v", counts, got, want)
+			break
+		}
+	}
+}
+
+func TestCountSites(t *testing.T) {
+	for _, n := range []int{0, 1, 2, 7} {
+		var sites []Call
+		for i := range n {
+			sites = append(sites, Call{Offset: 1000 * i * i, Line: 300 * i})
+		}
+		if got := countSites(encodeSites(sites)); got != n {
+			t.Errorf("countSites(encodeSites(%d sites)) = %d", n, got)
+		}
+	}
+}
