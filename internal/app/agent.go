@@ -70,7 +70,7 @@ type AgentSession struct {
 	// are honoured (grit trust).
 	Trusted bool
 	ixMu    sync.Mutex
-	ix   *index.Index
+	ix      *index.Index
 }
 
 // OpenAgent loads settings, builds the provider, tools, sandbox, permission
