@@ -167,7 +167,7 @@ func TestFixFirstAttemptAndUndo(t *testing.T) {
 			}
 			if data != "" {
 				tr := transcript(t, data, rep)
-				for _, want := range []string{"[grit fix:candidates]", "[grit fix:attempt]", "Rewrite this function", "return hi", `\"status\":\"fixed\"`} {
+				for _, want := range []string{`"type":"step","ts":`, `"step":{"name":"candidates"`, `"step":{"name":"attempt"`, "Rewrite this function", "return hi", `"status":"fixed"`} {
 					if !bytes.Contains(tr, []byte(want)) {
 						t.Errorf("transcript lacks %q", want)
 					}
@@ -449,7 +449,7 @@ Answer with one letter: A or B.
 		t.Errorf("us.py should be fixed and eu.py untouched")
 	}
 	tr := transcript(t, data, rep)
-	for _, want := range []string{"Which function should change", `[grit fix:choice] {\"options\":[\"A) eu.py:format_price\",\"B) us.py:format_price\"],\"reply\":\"B\",\"picked\":\"us.py:format_price\",\"parsed\":true}`} {
+	for _, want := range []string{"Which function should change", `"step":{"name":"choice","data":{"options":["A) eu.py:format_price","B) us.py:format_price"],"reply":"B","picked":"us.py:format_price","parsed":true}}`} {
 		if !bytes.Contains(tr, []byte(want)) {
 			t.Errorf("transcript lacks %q", want)
 		}

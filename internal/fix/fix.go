@@ -13,7 +13,6 @@ package fix
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -180,8 +179,7 @@ func (r *run) record(step string, data any) {
 	if r.opts.Session == nil {
 		return
 	}
-	b, _ := json.Marshal(data)
-	r.opts.Session.AppendMessage(provider.Message{Role: provider.RoleUser, Content: []provider.Block{{Type: provider.BlockText, Text: "[grit fix:" + step + "] " + string(b)}}}, false)
+	r.opts.Session.AppendStep(step, data)
 }
 
 func (r *run) fix(ctx context.Context, task string) error {

@@ -42,6 +42,7 @@ const (
 	TypeMessage = "message" // one conversation message
 	TypeUsage   = "usage"   // tokens of one model call
 	TypeCompact = "compact" // the conversation was replaced by Messages
+	TypeStep    = "step"    // one step of a harness-driven pipeline (grit fix): Step
 )
 
 // ErrLocked means another process holds the session.
@@ -75,6 +76,17 @@ type Record struct {
 	// compact
 	Messages []provider.Message `json:"messages,omitempty"`
 	Trigger  string             `json:"trigger,omitempty"` // "auto" or "manual"
+
+	// step
+	Step *Step `json:"step,omitempty"`
+}
+
+// Step is one step of a harness-driven pipeline: its name ("candidates",
+// "attempt", "verdict", "test", ...) and its data as JSON. Steps are not
+// conversation messages: Messages() does not replay them.
+type Step struct {
+	Name string          `json:"name"`
+	Data json.RawMessage `json:"data"`
 }
 
 // Meta describes a new session.
@@ -310,6 +322,15 @@ func (s *Session) Append(rec Record) error {
 // AppendMessage records one message.
 func (s *Session) AppendMessage(m provider.Message, interrupted bool) error {
 	return s.Append(Record{Type: TypeMessage, Message: &m, Interrupted: interrupted})
+}
+
+// AppendStep records one pipeline step with its data.
+func (s *Session) AppendStep(name string, data any) error {
+	b, err := json.Marshal(data)
+	if err != nil {
+		return fmt.Errorf("session %s: step %s: %w", s.ID, name, err)
+	}
+	return s.Append(Record{Type: TypeStep, Step: &Step{Name: name, Data: b}})
 }
 
 // AppendUsage records the usage of one model call.

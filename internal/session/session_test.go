@@ -324,3 +324,23 @@ func FuzzLoad(f *testing.F) {
 		_ = summarize(tr)
 	})
 }
+
+// Pipeline steps are kept with their data and never replayed as conversation.
+func TestStepRecords(t *testing.T) {
+	tr := Load([]byte(strings.Join([]string{
+		`{"v":1,"type":"message","ts":"2026-01-01T00:00:00Z","message":{"role":"user","content":[{"type":"text","text":"task"}]}}`,
+		`{"v":1,"type":"step","ts":"2026-01-01T00:00:01Z","step":{"name":"candidates","data":[{"qname":"add","score":1.5}]}}`,
+	}, "\n")))
+	if got := len(tr.Messages()); got != 1 {
+		t.Errorf("Messages() has %d messages, want 1: a step is not a message", got)
+	}
+	var steps []string
+	for _, r := range tr.Records {
+		if r.Type == TypeStep && r.Step != nil {
+			steps = append(steps, r.Step.Name+" "+string(r.Step.Data))
+		}
+	}
+	if diff := cmp.Diff([]string{`candidates [{"qname":"add","score":1.5}]`}, steps); diff != "" {
+		t.Errorf("step records (-want +got):\n%s", diff)
+	}
+}
