@@ -166,12 +166,13 @@ func landlockABI() int {
 	return int(v)
 }
 
-// runArgv runs argv (a sandbox launcher followed by bash) the way the plain
-// runner runs bash: own process group killed on timeout, cancellation and
-// exit, Pdeathsig, output capped.
+// runArgv runs argv in its own process group with env and working directory
+// dir ("" keeps the current one), killing the whole group on timeout, on
+// cancellation and when argv[0] exits, with output capped keeping head and
+// tail. cleanup, if set, runs after the group is gone. Every Runner ends here.
 // attr, when set, replaces the default SysProcAttr (the Landlock backend's
 // namespaces); it must keep a new process group and Pdeathsig.
-func runArgv(ctx context.Context, argv []string, env []string, s Spec, cleanup func(), attr *syscall.SysProcAttr) (Result, error) {
+func runArgv(ctx context.Context, argv []string, env []string, s Spec, dir string, cleanup func(), attr *syscall.SysProcAttr) (Result, error) {
 	timeout := s.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout
@@ -189,6 +190,7 @@ func runArgv(ctx context.Context, argv []string, env []string, s Spec, cleanup f
 	}
 	defer pr.Close()
 	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
 	cmd.Env = env
 	cmd.Stdin = s.Stdin
 	cmd.Stdout = pw

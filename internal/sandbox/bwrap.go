@@ -65,7 +65,7 @@ func (b *bwrapRunner) Run(ctx context.Context, s Spec) (Result, error) {
 	}
 	argv := append([]string{b.bwrap}, bwrapArgs(p)...)
 	argv = append(argv, "--", b.bash, "--noprofile", "--norc", "-c", s.Script)
-	return runArgv(ctx, argv, sandboxEnv(b.cfg.EnvPassthrough, s.Env), s, func() { b.masks.removeMasks(p.created) }, nil)
+	return runArgv(ctx, argv, sandboxEnv(b.cfg.EnvPassthrough, s.Env), s, "", func() { b.masks.removeMasks(p.created) }, nil)
 }
 
 // bwrapArgs translates a plan into bwrap's arguments.

@@ -194,5 +194,5 @@ func (l *landlockRunner) Run(ctx context.Context, s Spec) (Result, error) {
 	}
 	argv := append(append([]string{}, l.helper...), string(data))
 	env := append(sandboxEnv(l.cfg.EnvPassthrough, s.Env), childEnv+"=1")
-	return runArgv(ctx, argv, env, s, func() { l.masks.removeMasks(p.created) }, namespaceAttr(l.netns && !l.cfg.Network))
+	return runArgv(ctx, argv, env, s, "", func() { l.masks.removeMasks(p.created) }, namespaceAttr(l.netns && !l.cfg.Network))
 }

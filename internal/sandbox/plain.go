@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"syscall"
@@ -36,79 +34,8 @@ type plain struct{}
 func (plain) Backend() string { return "none" }
 
 func (plain) Run(ctx context.Context, s Spec) (Result, error) {
-	timeout := s.Timeout
-	if timeout <= 0 {
-		timeout = DefaultTimeout
-	}
-	max := s.MaxOutput
-	if max <= 0 {
-		max = DefaultMaxOutput
-	}
-	if err := ctx.Err(); err != nil {
-		return Result{}, fmt.Errorf("run command: %w", err)
-	}
-
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		return Result{}, fmt.Errorf("run command: %w", err)
-	}
-	defer pr.Close()
-	cmd := exec.Command("bash", "--noprofile", "--norc", "-c", s.Script)
-	cmd.Dir = s.Dir
-	cmd.Env = append(ScrubEnv(os.Environ()), s.Env...)
-	cmd.Stdin = s.Stdin
-	cmd.Stdout = pw
-	cmd.Stderr = pw
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-
-	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		pw.Close()
-		return Result{}, fmt.Errorf("run command: start bash: %w", err)
-	}
-	pw.Close() // the children hold the write end now
-	pgid := cmd.Process.Pid
-
-	out := NewCapBuffer(max)
-	drained := make(chan struct{})
-	go func() {
-		io.Copy(out, pr)
-		close(drained)
-	}()
-	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
-
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
-	var timedOut, canceled bool
-	var werr error
-	select {
-	case werr = <-waited:
-	case <-timer.C:
-		timedOut = true
-		syscall.Kill(-pgid, syscall.SIGKILL)
-		werr = <-waited
-	case <-ctx.Done():
-		canceled = true
-		syscall.Kill(-pgid, syscall.SIGKILL)
-		werr = <-waited
-	}
-	// Whatever bash left running in its group goes with it.
-	syscall.Kill(-pgid, syscall.SIGKILL)
-	select {
-	case <-drained:
-	case <-time.After(drainGrace):
-		pr.Close()
-		<-drained
-	}
-
-	res := Result{Duration: time.Since(start), TimedOut: timedOut}
-	res.Output, res.Truncated = out.String()
-	res.ExitCode = exitCode(cmd.ProcessState, werr)
-	if canceled {
-		return res, fmt.Errorf("run command: %w", ctx.Err())
-	}
-	return res, nil
+	argv := []string{"bash", "--noprofile", "--norc", "-c", s.Script}
+	return runArgv(ctx, argv, append(ScrubEnv(os.Environ()), s.Env...), s, s.Dir, nil, nil)
 }
 
 // exitCode maps a finished process to a shell-style status: the exit status,
