@@ -1,5 +1,6 @@
 // One cgo call per file: parse under a time budget, count error nodes, run the
-// language's query and flatten every capture into an array Go reads directly.
+// language's query (or Python's walk, walk_python.c) and flatten every capture
+// into an array Go reads directly.
 #include <malloc.h>
 #include <string.h>
 #include <time.h>
@@ -85,8 +86,9 @@ done:
   return ok;
 }
 
-void grit_extract(TSParser *p, const TSLanguage *lang, const TSQuery *q, const uint8_t *is_ref, uint32_t nsyms,
-                  const char *src, uint32_t len, int64_t budget_ns, grit_result *out) {
+void grit_extract(TSParser *p, const TSLanguage *lang, const TSQuery *q, const uint32_t *walk_caps,
+                  const uint8_t *is_ref, uint32_t nsyms, const char *src, uint32_t len, int64_t budget_ns,
+                  grit_result *out) {
   // Keep the buffers of the last file: growing them again is malloc churn.
   out->n = out->nrefs = out->errors = 0;
   out->status = 0;
@@ -102,6 +104,11 @@ void grit_extract(TSParser *p, const TSLanguage *lang, const TSQuery *q, const u
   }
   TSNode root = ts_tree_root_node(tree);
   out->errors = count_errors(root);
+  if (walk_caps != NULL) {
+    out->status = grit_walk_python(lang, root, walk_caps, is_ref, nsyms, in.deadline, out);
+    ts_tree_delete(tree);
+    return;
+  }
   TSQueryCursor *qc = ts_query_cursor_new();
   TSQueryCursorOptions qopts = {&in, query_progress};
   ts_query_cursor_exec_with_options(qc, q, root, &qopts);

@@ -52,6 +52,15 @@ const char *ts_language_symbol_name(const TSLanguage *self, TSSymbol symbol);
 int ts_language_symbol_type(const TSLanguage *self, TSSymbol symbol); // 0 regular, 1 anonymous, 2 supertype, 3 auxiliary
 bool ts_node_is_error(TSNode self);
 bool ts_node_is_missing(TSNode self);
+bool ts_node_is_null(TSNode self);
+bool ts_node_is_named(TSNode self);
+typedef uint16_t TSFieldId;
+TSNode ts_node_named_child(TSNode self, uint32_t child_index);
+uint32_t ts_node_named_child_count(TSNode self);
+TSNode ts_node_child_by_field_id(TSNode self, TSFieldId field_id);
+TSSymbol ts_language_symbol_for_name(const TSLanguage *self, const char *string, uint32_t length, bool is_named);
+TSFieldId ts_language_field_id_for_name(const TSLanguage *self, const char *name, uint32_t name_length);
+TSFieldId ts_tree_cursor_current_field_id(const TSTreeCursor *self);
 TSTreeCursor ts_tree_cursor_new(TSNode node);
 void ts_tree_cursor_delete(TSTreeCursor *self);
 TSNode ts_tree_cursor_current_node(const TSTreeCursor *self);
@@ -97,8 +106,22 @@ void grit_use_default_allocator(void);
 // collects the references: one walk over the tree that records every node whose symbol s
 // has is_ref[s] set (s < nsyms), without descending into it. Positions are
 // byte offsets only: rows and columns are cheaper to compute in Go.
-void grit_extract(TSParser *p, const TSLanguage *lang, const TSQuery *q, const uint8_t *is_ref, uint32_t nsyms,
-                  const char *src, uint32_t len, int64_t budget_ns, grit_result *out);
+// With walk_caps set (Python only), the hand-written walk of walk_python.c
+// replaces the query q: walk_caps[GRIT_PY_x] is q's capture id for each role.
+void grit_extract(TSParser *p, const TSLanguage *lang, const TSQuery *q, const uint32_t *walk_caps,
+                  const uint8_t *is_ref, uint32_t nsyms, const char *src, uint32_t len, int64_t budget_ns,
+                  grit_result *out);
+
+// The captures of queries/python.scm the walk emits (indexes of walk_caps).
+enum {
+  GRIT_PY_DEF_FUNCTION, GRIT_PY_DEF_CLASS, GRIT_PY_DEF_VARIABLE, GRIT_PY_NAME, GRIT_PY_BODY, GRIT_PY_SIG,
+  GRIT_PY_DOC, GRIT_PY_CALL, GRIT_PY_IMPORT, GRIT_PY_IMPORT_MODULE, GRIT_PY_IMPORT_NAME, GRIT_PY_IMPORT_ALIAS,
+  GRIT_PY_IMPORT_STAR, GRIT_PY_NCAPS
+};
+// grit_walk_python collects the captures and references of a Python tree in
+// one walk; it returns a grit_result status (0, 2 past deadline, 3 out of memory).
+int grit_walk_python(const TSLanguage *lang, TSNode root, const uint32_t *caps, const uint8_t *is_ref, uint32_t nsyms,
+                     int64_t deadline, grit_result *out);
 void grit_result_free(grit_result *r);
 // grit_trim gives the memory malloc holds free back to the system.
 void grit_trim(void);

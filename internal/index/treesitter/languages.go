@@ -14,6 +14,7 @@ var languages = []*language{
 	func() *language {
 		l := newLanguage("python", "python", tspython.Language(), ".py", ".pyi")
 		l.methodsInClasses = true
+		l.walker = true
 		l.refs = []string{"identifier"}
 		return l
 	}(),

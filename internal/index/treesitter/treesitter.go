@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -82,8 +83,26 @@ func langFor(file string) *language {
 	return nil
 }
 
+// PythonWalker makes Parse extract Python with the hand-written C walk of
+// walk_python.c (one cursor pass, the same captures as queries/python.scm)
+// instead of running the query; false falls back to the query. Set it before
+// parsing starts, not while parsers run.
+var PythonWalker = true
+
+// pyWalkCaptures are the capture names of queries/python.scm in the order of
+// the GRIT_PY_* constants of extract.h.
+var pyWalkCaptures = []string{
+	"def.function", "def.class", "def.variable", "name", "body", "sig",
+	"doc", "call", "import", "import.module", "import.name", "import.alias", "import.star",
+}
+
 // Parse extracts definitions, calls, imports and references from src.
 func (p *Parser) Parse(ctx context.Context, file string, src []byte) (*index.Parsed, error) {
+	return p.parse(ctx, file, src, PythonWalker)
+}
+
+// parse is Parse, with the Python walker on or off.
+func (p *Parser) parse(ctx context.Context, file string, src []byte, walk bool) (*index.Parsed, error) {
 	l := langFor(file)
 	if l == nil {
 		return nil, fmt.Errorf("parse %s: unsupported language (supported: %s)", file, strings.Join(Languages(), ", "))
@@ -125,7 +144,11 @@ func (p *Parser) Parse(ctx context.Context, file string, src []byte) (*index.Par
 	if len(q.isRef) > 0 {
 		isRef = (*C.uint8_t)(unsafe.Pointer(&q.isRef[0]))
 	}
-	C.grit_extract(cp.p, l.ptr, q.ptr, isRef, C.uint32_t(len(q.isRef)), srcPtr, C.uint32_t(len(src)), C.int64_t(budget.Nanoseconds()), res)
+	var walkCaps *C.uint32_t
+	if walk && len(q.walkCaps) > 0 {
+		walkCaps = (*C.uint32_t)(unsafe.Pointer(&q.walkCaps[0]))
+	}
+	C.grit_extract(cp.p, l.ptr, q.ptr, walkCaps, isRef, C.uint32_t(len(q.isRef)), srcPtr, C.uint32_t(len(src)), C.int64_t(budget.Nanoseconds()), res)
 	if res.status == 1 || res.status == 4 {
 		// The parse was halted or failed. tree-sitter 0.25's ts_parser_reset
 		// does not clear a parser's canceled_balancing flag, so the next parse
@@ -217,6 +240,9 @@ type query struct {
 	roles []role
 	names []string
 	isRef []byte
+	// walkCaps are the capture ids of pyWalkCaptures, for the Python walk
+	// (empty for other languages).
+	walkCaps []uint32
 }
 
 func (l *language) compiled() (*query, error) {
@@ -250,6 +276,16 @@ func (l *language) compiled() (*query, error) {
 			q.roles = append(q.roles, r)
 		}
 		q.isRef = refSymbols(l)
+		if l.walker {
+			for _, name := range pyWalkCaptures {
+				i := slices.Index(q.names, name)
+				if i < 0 {
+					l.err = fmt.Errorf("query for %s: no capture @%s for the walker", l.name, name)
+					return
+				}
+				q.walkCaps = append(q.walkCaps, uint32(i))
+			}
+		}
 		l.q = q
 	})
 	return l.q, l.err
@@ -263,6 +299,8 @@ type language struct {
 	ptr   *C.TSLanguage
 	// methodsInClasses: a function directly inside a class is a method.
 	methodsInClasses bool
+	// walker: the language has a C walk (walk_python.c) that can replace the query.
+	walker bool
 	// imports shapes one import statement's captures (nil: the generic shape).
 	cleanModule func(string) string
 	// refs are the named node types whose text is a reference to a name
