@@ -128,6 +128,8 @@ func runFix(ctx context.Context, e *env, task string, f fixFlags) error {
 	switch {
 	case errors.Is(err, fix.ErrNoCandidates):
 		return quietOr(f.asJSON, ExitNotFound, err)
+	case errors.Is(err, fix.ErrTestCommand):
+		return quietError{ExitError} // the report said what does not run
 	case err != nil:
 		return err
 	case rep.Status == fix.StatusReverted:

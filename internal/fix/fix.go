@@ -38,7 +38,26 @@ const (
 	StatusDryRun       = "dry_run"       // the edit was shown, not written
 	StatusDeclined     = "declined"      // the user said no to the diff
 	StatusNoCandidates = "no_candidates" // the search found no function to change
+	StatusBrokenTests  = "broken_tests"  // the test command itself does not run
 )
+
+// ErrTestCommand means the test command itself does not run (not found, not
+// executable, or a missing test runner): no edit could ever make it pass.
+var ErrTestCommand = errors.New("the test command does not run")
+
+// brokenTestCommand reports why a baseline test run shows a broken
+// environment rather than failing tests, or "" when it does not.
+func brokenTestCommand(tr *TestRun) string {
+	switch {
+	case tr.Passed:
+		return ""
+	case tr.ExitCode == 126 || tr.ExitCode == 127:
+		return fmt.Sprintf("exit %d: the command was not found or is not executable", tr.ExitCode)
+	case strings.Contains(tr.Output, "No module named pytest"):
+		return "this python has no pytest"
+	}
+	return ""
+}
 
 // ErrNoCandidates means locating found nothing to edit.
 var ErrNoCandidates = errors.New("no function to edit was found for this task")
@@ -201,6 +220,11 @@ func (r *run) fix(ctx context.Context, task string) error {
 		}
 		r.rep.Baseline = tr
 		r.record("baseline", tr)
+		if why := brokenTestCommand(tr); why != "" {
+			r.rep.Status = StatusBrokenTests
+			r.rep.Message = fmt.Sprintf("%q does not run (%s); fix the environment or pass --test with a command that runs the tests", r.rep.TestCommand, why)
+			return fmt.Errorf("%w: %s", ErrTestCommand, r.rep.Message)
+		}
 		if tr.Passed {
 			r.say("  they pass already")
 		} else {
