@@ -109,7 +109,7 @@ func DataHome() (string, error) {
 }
 
 // ProjectName turns an absolute workspace path into a directory name:
-// "/work/main" → "-work-main".
+// "/home/ada/src/grit" → "-home-ada-src-grit".
 func ProjectName(root string) string {
 	var b strings.Builder
 	for _, r := range root {

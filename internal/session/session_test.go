@@ -20,7 +20,7 @@ func userMsg(text string) provider.Message {
 
 func newTestStore(t *testing.T) *Store {
 	t.Helper()
-	s, err := NewStore(t.TempDir(), "/work/main")
+	s, err := NewStore(t.TempDir(), "/home/ada/src/grit")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func newTestStore(t *testing.T) *Store {
 
 func TestProjectName(t *testing.T) {
 	tests := []struct{ in, want string }{
-		{"/work/main", "-work-main"},
+		{"/home/ada/src/grit", "-home-ada-src-grit"},
 		{"/home/u/my.repo", "-home-u-my-repo"},
 		{"/tmp/é x", "-tmp---x"},
 	}
@@ -43,10 +43,10 @@ func TestProjectName(t *testing.T) {
 
 func TestCreateAppendResume(t *testing.T) {
 	st := newTestStore(t)
-	if !strings.HasSuffix(st.Dir, filepath.Join("grit", "sessions", "-work-main")) {
+	if !strings.HasSuffix(st.Dir, filepath.Join("grit", "sessions", "-home-ada-src-grit")) {
 		t.Errorf("store dir = %s, want .../grit/sessions/-work-main", st.Dir)
 	}
-	s, err := st.Create(Meta{Cwd: "/work/main", Model: "scripted:x"})
+	s, err := st.Create(Meta{Cwd: "/home/ada/src/grit", Model: "scripted:x"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestCreateAppendResume(t *testing.T) {
 	if _, _, err := st.Open(s.ID); !errors.Is(err, ErrLocked) {
 		t.Fatalf("Open while held: error = %v, want ErrLocked", err)
 	}
-	fork, ftr, err := st.Fork(s.ID, Meta{Cwd: "/work/main"})
+	fork, ftr, err := st.Fork(s.ID, Meta{Cwd: "/home/ada/src/grit"})
 	if err != nil {
 		t.Fatal(err)
 	}
