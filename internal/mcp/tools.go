@@ -366,20 +366,31 @@ func (s *Server) lookup(ctx context.Context, ix *index.Index, name string) ([]in
 	return defs, nil
 }
 
+// readDefs takes the index for reading and looks name up; the caller must
+// call release once done with the index.
+func (s *Server) readDefs(ctx context.Context, name string) (*index.Index, []index.Def, func(), error) {
+	ix, release, err := s.read(ctx)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	defs, err := s.lookup(ctx, ix, name)
+	if err != nil {
+		release()
+		return nil, nil, nil, err
+	}
+	return ix, defs, release, nil
+}
+
 func defHeader(d index.Def) string {
 	return fmt.Sprintf("%s::%s  %s, lines %d-%d, bytes [%d,%d)", d.Path, d.QName, d.Kind, d.StartLine, d.EndLine, d.Start, d.End)
 }
 
 func (s *Server) definition(ctx context.Context, in nameIn) (string, error) {
-	ix, release, err := s.read(ctx)
+	ix, defs, release, err := s.readDefs(ctx, in.Name)
 	if err != nil {
 		return "", err
 	}
 	defer release()
-	defs, err := s.lookup(ctx, ix, in.Name)
-	if err != nil {
-		return "", err
-	}
 	a := newAnswer(in.Budget)
 	if len(defs) > 1 {
 		a.must(fmt.Sprintf("%s is ambiguous: %d definitions. Call again with one path::qname for just that one.\n", in.Name, len(defs)))
@@ -452,15 +463,11 @@ func (r *lineReader) line(path string, n int) string {
 }
 
 func (s *Server) callers(ctx context.Context, in nameIn) (string, error) {
-	ix, release, err := s.read(ctx)
+	ix, defs, release, err := s.readDefs(ctx, in.Name)
 	if err != nil {
 		return "", err
 	}
 	defer release()
-	defs, err := s.lookup(ctx, ix, in.Name)
-	if err != nil {
-		return "", err
-	}
 	a := newAnswer(in.Budget)
 	if len(defs) > 1 {
 		a.must(fmt.Sprintf("%s names %d definitions; callers of each below (narrow with path::qname).\n", in.Name, len(defs)))
@@ -495,15 +502,11 @@ func (s *Server) callers(ctx context.Context, in nameIn) (string, error) {
 }
 
 func (s *Server) callees(ctx context.Context, in nameIn) (string, error) {
-	ix, release, err := s.read(ctx)
+	ix, defs, release, err := s.readDefs(ctx, in.Name)
 	if err != nil {
 		return "", err
 	}
 	defer release()
-	defs, err := s.lookup(ctx, ix, in.Name)
-	if err != nil {
-		return "", err
-	}
 	a := newAnswer(in.Budget)
 	if len(defs) > 1 {
 		a.must(fmt.Sprintf("%s names %d definitions; callees of each below (narrow with path::qname).\n", in.Name, len(defs)))
