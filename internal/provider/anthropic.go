@@ -45,10 +45,14 @@ func newAnthropic(model string, opts Options) *anthropicProvider {
 
 func (p *anthropicProvider) Name() string { return "anthropic:" + p.model }
 
-// Ping checks that a key is present: any real call would cost tokens.
+// Ping lists the models (GET /v1/models): it checks the key and the
+// endpoint without spending a token.
 func (p *anthropicProvider) Ping(ctx context.Context) error {
 	if p.apiKey == "" {
 		return &APIError{Provider: "anthropic", Message: "no API key", Hint: "set ANTHROPIC_API_KEY", kind: ErrAuth}
+	}
+	if _, err := p.client.Models.List(ctx, anthropic.ModelListParams{}); err != nil {
+		return p.apiError(err)
 	}
 	return nil
 }

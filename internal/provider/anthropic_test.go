@@ -240,3 +240,20 @@ func contains(evs []Event, want Event) bool {
 	}
 	return false
 }
+
+// Ping reaches the API (GET /v1/models, no tokens spent): a working key
+// answers, a rejected one is ErrAuth. A key that is merely set is not enough.
+func TestAnthropicPing(t *testing.T) {
+	rec := loadRecording(t, "anthropic")
+	srv := newReplayServer(t, rec.http(t, "models"), rec.http(t, "auth"))
+	opts := Options{BaseURL: srv.URL, APIKey: "sk-ant-test", MaxRetries: -1}
+	if err := Check(context.Background(), "anthropic:claude-sonnet-4-5", opts); err != nil {
+		t.Errorf("Check: %v, want nil", err)
+	}
+	if err := Check(context.Background(), "anthropic:claude-sonnet-4-5", opts); !errors.Is(err, ErrAuth) {
+		t.Errorf("Check after a 401: %v, want ErrAuth", err)
+	}
+	if got := srv.got(); len(got) != 2 || got[0].Method != "GET" || got[0].Path != "/v1/models" {
+		t.Errorf("requests = %+v, want GET /v1/models twice", got)
+	}
+}
