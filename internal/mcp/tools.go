@@ -302,15 +302,11 @@ func (s *Server) indexedFile(ctx context.Context, ix *index.Index, file string) 
 }
 
 func (s *Server) symbols(ctx context.Context, in fileIn) (string, error) {
-	ix, release, err := s.read(ctx)
+	ix, rel, release, err := s.readIndexedFile(ctx, in.File)
 	if err != nil {
 		return "", err
 	}
 	defer release()
-	rel, err := s.indexedFile(ctx, ix, in.File)
-	if err != nil {
-		return "", err
-	}
 	defs, err := ix.Symbols(ctx, rel)
 	if err != nil {
 		return "", err
@@ -364,6 +360,21 @@ func (s *Server) lookup(ctx context.Context, ix *index.Index, name string) ([]in
 		return nil, fixf("No definition named %s in the index. Names are bare (get), qualified (Session.get) or path::qname; use locate or symbols to find the right one.", name)
 	}
 	return defs, nil
+}
+
+// readIndexedFile takes the index for reading and resolves file to an indexed
+// repository path; the caller must call release once done with the index.
+func (s *Server) readIndexedFile(ctx context.Context, file string) (*index.Index, string, func(), error) {
+	ix, release, err := s.read(ctx)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	rel, err := s.indexedFile(ctx, ix, file)
+	if err != nil {
+		release()
+		return nil, "", nil, err
+	}
+	return ix, rel, release, nil
 }
 
 // readDefs takes the index for reading and looks name up; the caller must
@@ -562,15 +573,11 @@ func (s *Server) callees(ctx context.Context, in nameIn) (string, error) {
 // ---- edges ----
 
 func (s *Server) edges(ctx context.Context, in fileIn) (string, error) {
-	ix, release, err := s.read(ctx)
+	ix, rel, release, err := s.readIndexedFile(ctx, in.File)
 	if err != nil {
 		return "", err
 	}
 	defer release()
-	rel, err := s.indexedFile(ctx, ix, in.File)
-	if err != nil {
-		return "", err
-	}
 	imps, err := ix.Imports(ctx, rel)
 	if err != nil {
 		return "", err
