@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"strings"
 	"testing"
 	"time"
 
@@ -185,20 +184,7 @@ func TestAnthropicErrors(t *testing.T) {
 			srv := newReplayServer(t, rec.http(t, tc.reply))
 			p, waits := newTestAnthropic(t, srv)
 			resp, err := p.Send(context.Background(), userSays("hi"), nil)
-			if err == nil || (tc.wantErr != nil && !errors.Is(err, tc.wantErr)) {
-				t.Fatalf("Send: error %v, want %v", err, tc.wantErr)
-			}
-			for _, s := range tc.wantMsg {
-				if !strings.Contains(err.Error(), s) {
-					t.Errorf("Send: error %q, want it to mention %q", err, s)
-				}
-			}
-			if len(*waits) != 0 {
-				t.Errorf("Send retried (waits %v), want no retry", *waits)
-			}
-			if tc.wantText != "" && (resp == nil || resp.Message().Text() != tc.wantText) {
-				t.Errorf("Send: partial response %+v, want text %q", resp, tc.wantText)
-			}
+			checkSendError(t, resp, err, *waits, tc.wantErr, tc.wantMsg, tc.wantText)
 		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -241,3 +242,24 @@ func userSays(text string) *Request {
 
 // diffJSON compares generic JSON values.
 func diffJSON(want, got any) string { return cmp.Diff(want, got) }
+
+// checkSendError asserts a Send that must fail without retrying: err wraps
+// wantErr (when set) and mentions each of wantMsg, and the partial response
+// carries wantText (when set).
+func checkSendError(t *testing.T, resp *Response, err error, waits []time.Duration, wantErr error, wantMsg []string, wantText string) {
+	t.Helper()
+	if err == nil || (wantErr != nil && !errors.Is(err, wantErr)) {
+		t.Fatalf("Send: error %v, want %v", err, wantErr)
+	}
+	for _, s := range wantMsg {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("Send: error %q, want it to mention %q", err, s)
+		}
+	}
+	if len(waits) != 0 {
+		t.Errorf("Send retried (waits %v), want no retry", waits)
+	}
+	if wantText != "" && (resp == nil || resp.Message().Text() != wantText) {
+		t.Errorf("Send: partial response %+v, want text %q", resp, wantText)
+	}
+}
