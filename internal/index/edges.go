@@ -157,7 +157,7 @@ func (w *writer) resolveCalls(ctx context.Context) error {
 			}
 		}
 	}
-	calls := newBulk(w.tx, "calls", 5)
+	calls := newBulk(w.tx, w.callsTable, 5)
 	defer calls.close()
 	for _, f := range files {
 		resolve := func(caller, name int64) int64 {

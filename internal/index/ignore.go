@@ -27,7 +27,7 @@ type ignoreRule struct {
 	// tree is most of a warm run's time.
 	base bool
 	kind ruleKind
-	lit  string         // ruleExact, ruleSuffix, rulePrefix
+	lit  string         // ruleExact, ruleSuffix, rulePrefix; for ruleRegexp a literal every match contains
 	re   *regexp.Regexp // ruleRegexp: against the last component if base, else the path
 }
 
@@ -52,6 +52,9 @@ func (r *ignoreRule) matches(p, base string) bool {
 		return strings.HasSuffix(s, r.lit)
 	case rulePrefix:
 		return strings.HasPrefix(s, r.lit)
+	}
+	if !strings.Contains(s, r.lit) {
+		return false // most paths lack the pattern's literal part: no regexp run
 	}
 	return r.re.MatchString(s)
 }
@@ -157,10 +160,41 @@ func parseIgnore(data []byte, dir string) *ignoreFile {
 				continue // an unreadable pattern ignores nothing, as in git
 			}
 			r.re = re
+			r.lit = longestLiteral(line)
 		}
 		f.rules = append(f.rules, r)
 	}
 	return f
+}
+
+// longestLiteral is the longest run of a glob's characters that every
+// match contains verbatim ("" if none).
+func longestLiteral(g string) string {
+	best, start := "", 0
+	end := func(i int) {
+		if i-start > len(best) {
+			best = g[start:i]
+		}
+	}
+	for i := 0; i < len(g); i++ {
+		switch g[i] {
+		case '*', '?':
+			end(i)
+			start = i + 1
+		case '[', '\\':
+			end(i)
+			if g[i] == '[' {
+				if j := strings.IndexByte(g[i+1:], ']'); j >= 0 {
+					i += j + 1
+				}
+			} else {
+				i++ // the escaped character
+			}
+			start = i + 1
+		}
+	}
+	end(len(g))
+	return best
 }
 
 // globRegexp translates a gitignore glob into a regexp body.

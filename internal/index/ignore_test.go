@@ -33,6 +33,10 @@ func TestIgnoreMatch(t *testing.T) {
 		{"escaped star is literal", `\*.py`, "", "*.py", false, true},
 		{"escaped star does not glob", `\*.py`, "", "a.py", false, false},
 		{"question mark", "?.py", "", "d/a.py", false, true},
+		{"literal after a class", "[ab]cache*x", "", "d/bcachex", false, true},
+		{"literal after a class missing", "[ab]cache*x", "", "d/bcachx", false, false},
+		{"anchored literal prefix missing", "doc/src/*.pdf", "", "doc/srx/a.pdf", false, false},
+		{"dot star", ".*cache", "", "a/.mypycache", true, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -50,6 +54,23 @@ func TestIgnoreNegation(t *testing.T) {
 	for path, want := range map[string]bool{"a.py": true, "d/keep.py": false, "x.go": false} {
 		if got := ig.match(path, false); got != want {
 			t.Errorf("match(%q) = %v, want %v", path, got, want)
+		}
+	}
+}
+
+func TestLongestLiteral(t *testing.T) {
+	tests := map[string]string{
+		"*.sw[op]":        ".sw",
+		"sympy/polys/*.c": "sympy/polys/",
+		".*cache":         "cache",
+		`\*.py`:           ".py",
+		"[ab]cache*x":     "cache",
+		"**":              "",
+		"a[":              "a", // an unclosed [ is literal: shorter is still safe
+	}
+	for g, want := range tests {
+		if got := longestLiteral(g); got != want {
+			t.Errorf("longestLiteral(%q) = %q, want %q", g, got, want)
 		}
 	}
 }

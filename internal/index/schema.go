@@ -127,14 +127,7 @@ CREATE TABLE defs(
 );
 -- One row per (file, caller, callee name): the pair is stored once, its call
 -- sites packed in sites as varint (offset delta, line delta) pairs.
-CREATE TABLE calls(
-	file_id INTEGER NOT NULL,
-	caller_id INTEGER NOT NULL,    -- 0 at module level
-	name_id INTEGER NOT NULL,
-	callee_id INTEGER NOT NULL,    -- resolved definition, 0 if unresolved
-	sites BLOB NOT NULL,           -- as many pairs as call sites
-	PRIMARY KEY(file_id, caller_id, name_id)
-) WITHOUT ROWID;
+CREATE TABLE calls(` + callsColumns + `) WITHOUT ROWID;
 CREATE TABLE imports(
 	file_id INTEGER NOT NULL,
 	module TEXT NOT NULL,
@@ -165,3 +158,14 @@ func indexSQL() string {
 	}
 	return m
 }
+
+// callsColumns is the calls table's definition (a cold build loads a
+// temporary table of the same shape first).
+const callsColumns = `
+	file_id INTEGER NOT NULL,
+	caller_id INTEGER NOT NULL,    -- 0 at module level
+	name_id INTEGER NOT NULL,
+	callee_id INTEGER NOT NULL,    -- resolved definition, 0 if unresolved
+	sites BLOB NOT NULL,           -- as many pairs as call sites
+	PRIMARY KEY(file_id, caller_id, name_id)
+`

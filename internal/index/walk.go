@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -33,14 +34,6 @@ func walk(root string, p Parser, maxSize int64) (files []seenFile, skipped []Ski
 	}
 	var visit func(dir, rel string) error
 	visit = func(dir, rel string) error {
-		pushed := 0
-		for _, name := range []string{".gitignore", ".gritignore"} {
-			if f := loadIgnore(filepath.Join(dir, name), rel); f != nil {
-				ig.files = append(ig.files, f)
-				pushed++
-			}
-		}
-		defer func() { ig.files = ig.files[:len(ig.files)-pushed] }()
 		ents, err := os.ReadDir(dir)
 		if err != nil {
 			if rel == "" {
@@ -49,6 +42,20 @@ func walk(root string, p Parser, maxSize int64) (files []seenFile, skipped []Ski
 			skipped = append(skipped, Skipped{Path: rel, Reason: "unreadable directory: " + errReason(err)})
 			return nil
 		}
+		// The ignore files of this directory, looked up in its listing
+		// (sorted by name) rather than opened blindly in every directory.
+		pushed := 0
+		for _, name := range []string{".gitignore", ".gritignore"} {
+			i, ok := slices.BinarySearchFunc(ents, name, func(e fs.DirEntry, n string) int { return strings.Compare(e.Name(), n) })
+			if !ok || ents[i].IsDir() {
+				continue
+			}
+			if f := loadIgnore(filepath.Join(dir, name), rel); f != nil {
+				ig.files = append(ig.files, f)
+				pushed++
+			}
+		}
+		defer func() { ig.files = ig.files[:len(ig.files)-pushed] }()
 		for _, e := range ents {
 			name := e.Name()
 			r := joinRel(rel, name)
