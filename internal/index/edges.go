@@ -1,7 +1,6 @@
 package index
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"encoding/binary"
@@ -131,9 +130,10 @@ func (w *writer) resolveCalls(ctx context.Context) error {
 		var names []int64
 		for _, f := range files {
 			if _, ok := w.newCalls[f]; ok {
-				for _, pc := range w.newCalls[f] {
-					names = append(names, pc.nameID)
-				}
+				w.newCalls[f].each(func(_, name int64, _ []byte) error {
+					names = append(names, name)
+					return nil
+				})
 				continue
 			}
 			cs, err := w.storedCalls(ctx, f)
@@ -165,16 +165,11 @@ func (w *writer) resolveCalls(ctx context.Context) error {
 		}
 		if pending, ok := w.newCalls[f]; ok {
 			// In key order: the table is a b-tree on it, and fills its pages.
-			slices.SortFunc(pending, func(a, b pendingCall) int {
-				if a.callerID != b.callerID {
-					return cmp.Compare(a.callerID, b.callerID)
-				}
-				return cmp.Compare(a.nameID, b.nameID)
+			err := pending.each(func(caller, name int64, sites []byte) error {
+				return calls.add(ctx, f, caller, name, resolve(caller, name), sites)
 			})
-			for _, pc := range pending {
-				if err := calls.add(ctx, f, pc.callerID, pc.nameID, resolve(pc.callerID, pc.nameID), pc.sites); err != nil {
-					return err
-				}
+			if err != nil {
+				return err
 			}
 			continue
 		}
@@ -377,20 +372,14 @@ func (d *defIndex) prefetch(ctx context.Context, names []int64) error {
 	return nil
 }
 
-// encodeSites packs call sites (sorted by offset) as varint deltas.
-func encodeSites(sites []Call) []byte {
-	sort.Slice(sites, func(i, j int) bool { return sites[i].Offset < sites[j].Offset })
-	buf := make([]byte, 0, len(sites)*4)
-	off, line := 0, 0
-	for _, s := range sites {
-		buf = binary.AppendUvarint(buf, uint64(s.Offset-off))
-		buf = binary.AppendUvarint(buf, uint64(s.Line-line))
-		off, line = s.Offset, s.Line
-	}
-	return buf
+// appendSite packs one call site after the previous one (sites go in
+// offset order) as varint deltas.
+func appendSite(buf []byte, prevOff, prevLine, off, line int) []byte {
+	buf = binary.AppendUvarint(buf, uint64(off-prevOff))
+	return binary.AppendUvarint(buf, uint64(line-prevLine))
 }
 
-// countSites is the number of call sites encodeSites packed into b.
+// countSites is the number of call sites appendSite packed into b.
 func countSites(b []byte) int {
 	n := 0
 	for _, c := range b {
@@ -401,7 +390,7 @@ func countSites(b []byte) int {
 	return n / 2
 }
 
-// decodeSites unpacks encodeSites' output into (offset, line) pairs.
+// decodeSites unpacks appendSite's output into (offset, line) pairs.
 func decodeSites(b []byte) [][2]int {
 	var out [][2]int
 	off, line := 0, 0

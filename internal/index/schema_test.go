@@ -77,12 +77,20 @@ func TestRefsEncoding(t *testing.T) {
 
 func TestCountSites(t *testing.T) {
 	for _, n := range []int{0, 1, 2, 7} {
-		var sites []Call
+		var calls []Call
 		for i := range n {
-			sites = append(sites, Call{Offset: 1000 * i * i, Line: 300 * i})
+			calls = append(calls, Call{Callee: "f", Offset: 1000 * i * i, Line: 300 * i})
 		}
-		if got := countSites(encodeSites(sites)); got != n {
-			t.Errorf("countSites(encodeSites(%d sites)) = %d", n, got)
+		got := 0
+		packCalls(calls, nil, map[string]int64{"f": 1}).each(func(caller, name int64, sites []byte) error {
+			got += countSites(sites)
+			if want := len(decodeSites(sites)); countSites(sites) != want {
+				t.Errorf("countSites() = %d, decodeSites() gives %d", countSites(sites), want)
+			}
+			return nil
+		})
+		if got != n {
+			t.Errorf("countSites(packCalls(%d calls)) = %d", n, got)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/binary"
@@ -27,7 +28,7 @@ type writer struct {
 
 	changedNames   map[int64]bool // names whose set of definitions changed
 	affected       map[int64]bool // stored files whose calls must be resolved again
-	newCalls       map[int64][]pendingCall
+	newCalls       map[int64]packedCalls
 	newImports     []pendingImports
 	fileSetChanged bool
 
@@ -37,12 +38,74 @@ type writer struct {
 	insFile                 *sql.Stmt // prepared once: one row per file
 }
 
-// pendingCall is a (caller, callee name) pair of a file parsed now, with its
-// call sites already packed.
-type pendingCall struct {
-	callerID int64
-	nameID   int64
-	sites    []byte
+// packedCalls are a parsed file's calls waiting to be resolved and written,
+// packed in one buffer (a cold build holds every file's until the end): per
+// (caller, callee name) pair in key order, uvarint caller id, name id, the
+// length of its sites and the sites as appendSite packs them.
+type packedCalls []byte
+
+// packCalls groups calls by (caller definition, callee name) in key order.
+func packCalls(calls []Call, byQName map[string]int64, names map[string]int64) packedCalls {
+	type row struct {
+		caller, name int64
+		call         *Call
+	}
+	rows := make([]row, len(calls))
+	for i := range calls {
+		rows[i] = row{byQName[calls[i].Caller], names[calls[i].Callee], &calls[i]}
+	}
+	slices.SortFunc(rows, func(a, b row) int {
+		if c := cmp.Compare(a.caller, b.caller); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.name, b.name); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.call.Offset, b.call.Offset)
+	})
+	buf := make([]byte, 0, 8*len(rows))
+	var sites []byte
+	for i := 0; i < len(rows); {
+		j := i
+		sites = sites[:0]
+		off, line := 0, 0
+		for ; j < len(rows) && rows[j].caller == rows[i].caller && rows[j].name == rows[i].name; j++ {
+			c := rows[j].call
+			sites = appendSite(sites, off, line, c.Offset, c.Line)
+			off, line = c.Offset, c.Line
+		}
+		buf = binary.AppendUvarint(buf, uint64(rows[i].caller))
+		buf = binary.AppendUvarint(buf, uint64(rows[i].name))
+		buf = binary.AppendUvarint(buf, uint64(len(sites)))
+		buf = append(buf, sites...)
+		i = j
+	}
+	return buf
+}
+
+// each calls fn for each packed (caller, callee name) pair, in key order.
+func (p packedCalls) each(fn func(caller, name int64, sites []byte) error) error {
+	b := []byte(p)
+	next := func() uint64 {
+		v, n := binary.Uvarint(b)
+		if n <= 0 {
+			b = nil
+			return 0
+		}
+		b = b[n:]
+		return v
+	}
+	for len(b) > 0 {
+		caller, name, n := int64(next()), int64(next()), int(next())
+		if n > len(b) {
+			return fmt.Errorf("packed calls: truncated")
+		}
+		if err := fn(caller, name, b[:n:n]); err != nil {
+			return err
+		}
+		b = b[n:]
+	}
+	return nil
 }
 
 // pendingImports are a parsed file's imports, resolved once every file is in.
@@ -57,7 +120,7 @@ type pendingImports struct {
 func (w *writer) begin(ctx context.Context, toRead int, removed []string) error {
 	w.changedNames = map[int64]bool{}
 	w.affected = map[int64]bool{}
-	w.newCalls = map[int64][]pendingCall{}
+	w.newCalls = map[int64]packedCalls{}
 	w.bulk = toRead > 64
 	w.callsTable = "calls"
 	w.cold = len(w.stored) == 0 && w.bulk
@@ -451,28 +514,7 @@ func (w *writer) writeFile(ctx context.Context, fileID int64, c *parsedFile, exi
 		}
 	}
 	// Calls: one row per (caller, callee name), written once resolved.
-	type key struct {
-		caller int64
-		name   string
-	}
-	groups := map[key]int{}
-	var pending []pendingCall
-	var sites [][]Call
-	for _, call := range p.Calls {
-		k := key{byQName[call.Caller], call.Callee}
-		i, ok := groups[k]
-		if !ok {
-			i = len(pending)
-			groups[k] = i
-			pending = append(pending, pendingCall{callerID: k.caller, nameID: w.names[call.Callee]})
-			sites = append(sites, nil)
-		}
-		sites[i] = append(sites[i], call)
-	}
-	for i := range pending {
-		pending[i].sites = encodeSites(sites[i])
-	}
-	w.newCalls[fileID] = pending
+	w.newCalls[fileID] = packCalls(p.Calls, byQName, w.names)
 	// References: one blob of (name id, count) pairs.
 	counts := make(map[int64]int, len(p.Refs))
 	for i, r := range p.Refs {

@@ -182,6 +182,18 @@ func extract(l *language, q *query, src []byte, raw []C.grit_cap) *index.Parsed 
 		}
 		match = match[:0]
 	}
+	// Size the calls once: a growing slice of them was most of the garbage.
+	ncalls, nrefs := 0, 0
+	for i := range raw {
+		switch q.roles[raw[i].capture] {
+		case roleCall:
+			ncalls++
+		case roleRef:
+			nrefs++
+		}
+	}
+	out.Calls = make([]index.Call, 0, ncalls)
+	out.Refs = make([]string, 0, nrefs)
 	cur := uint32(1<<32 - 1)
 	for i := range raw {
 		c := &raw[i]
