@@ -98,21 +98,14 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 	}
 
 	// Trust decides whether the repository's own settings count.
-	trustPath := o.TrustPath
-	if trustPath == "" {
-		if trustPath, err = permission.DefaultTrustPath(); err != nil {
-			return nil, err
-		}
-	}
-	status, err := permission.OpenTrust(trustPath).Check(root)
+	status, err := checkTrust(root, o.TrustPath)
 	if err != nil {
-		return nil, fmt.Errorf("trust: %w", err)
+		return nil, err
 	}
 	trusted := status.Honoured()
 	if !trusted {
 		warnf("%s", status.Describe())
-		// Re-merge without the repository's layers.
-		settings = config.Merge(src.Defaults.Settings, src.User.Settings, src.Managed.Settings, src.Env.Settings)
+		settings = untrustedSettings(src)
 	}
 
 	s := &AgentSession{Settings: settings, Trusted: trusted}
@@ -360,4 +353,24 @@ func ModelUnreachable(spec string, err error) string {
 		return fmt.Sprintf("model %s did not answer: is Ollama running? Start it with `ollama serve` and fetch the model with `ollama pull %s` (OLLAMA_HOST sets its address), or choose another model with --model PROVIDER:MODEL or \"model\" in .grit/settings.json (e.g. anthropic:claude-sonnet-4-5 with ANTHROPIC_API_KEY set)", spec, model)
 	}
 	return fmt.Sprintf("model %s did not answer (%v): check the endpoint's address, or choose another model with --model PROVIDER:MODEL", spec, err)
+}
+
+// checkTrust reads whether the user trusts root (trustPath "" is the default file).
+func checkTrust(root, trustPath string) (permission.TrustStatus, error) {
+	if trustPath == "" {
+		var err error
+		if trustPath, err = permission.DefaultTrustPath(); err != nil {
+			return permission.TrustStatus{}, err
+		}
+	}
+	status, err := permission.OpenTrust(trustPath).Check(root)
+	if err != nil {
+		return status, fmt.Errorf("trust: %w", err)
+	}
+	return status, nil
+}
+
+// untrustedSettings merges the settings layers without the repository's own.
+func untrustedSettings(src config.Sources) config.Settings {
+	return config.Merge(src.Defaults.Settings, src.User.Settings, src.Managed.Settings, src.Env.Settings)
 }

@@ -543,9 +543,18 @@ func ContextFor(ctx context.Context, o AgentOptions) (ContextReport, error) {
 	if err != nil {
 		return ContextReport{}, err
 	}
-	settings, _, err := config.Load(root, o.ConfigOpts)
+	settings, src, err := config.Load(root, o.ConfigOpts)
 	if err != nil {
 		return ContextReport{}, err
+	}
+	// What a session would load: an untrusted repository's own settings and
+	// skills are left out, as AgentSession leaves them out.
+	status, err := checkTrust(root, o.TrustPath)
+	if err != nil {
+		return ContextReport{}, err
+	}
+	if !status.Honoured() {
+		settings = untrustedSettings(src)
 	}
 	model := o.Model
 	if model == "" {
@@ -571,7 +580,7 @@ func ContextFor(ctx context.Context, o AgentOptions) (ContextReport, error) {
 		cwd = env.Root
 	}
 	l, err := NewContextLayer(ContextOptions{Root: env.Root, Cwd: cwd, ConfigOpts: o.ConfigOpts, AppendSystemPrompt: o.AppendSystemPrompt,
-		Model: model, Window: ContextWindow(ctx, model, settings, p)})
+		Model: model, Window: ContextWindow(ctx, model, settings, p), Untrusted: !status.Honoured()})
 	if err != nil {
 		return ContextReport{}, err
 	}

@@ -86,3 +86,55 @@ func TestContextHelp(t *testing.T) {
 		}
 	}
 }
+
+// TestContextCmdTrust: grit context shows what a session would load, so an
+// untrusted repository's own skills are left out (with a warning) until
+// grit trust.
+func TestContextCmdTrust(t *testing.T) {
+	dir := t.TempDir()
+	skill := filepath.Join(dir, ".grit", "skills", "release")
+	os.MkdirAll(skill, 0o755)
+	os.WriteFile(filepath.Join(skill, "SKILL.md"), []byte("---\nname: release\ndescription: Cut a release.\n---\nSteps.\n"), 0o644)
+	home := t.TempDir() // one home for both runs: trust is recorded there
+	run := func(args ...string) (string, string, int) {
+		t.Helper()
+		t.Setenv("HOME", home)
+		t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+		t.Setenv("XDG_DATA_HOME", filepath.Join(home, ".local", "share"))
+		t.Chdir(dir)
+		var out, errb bytes.Buffer
+		code := Main(context.Background(), args, Stdio{In: strings.NewReader(""), Out: &out, Err: &errb})
+		return out.String(), errb.String(), code
+	}
+	skills := func() ([]string, []string) {
+		t.Helper()
+		out, errs, code := run("context", "--json", "--model", "anthropic:claude-sonnet-4-5")
+		if code != ExitOK {
+			t.Fatalf("grit context --json = %d: %s", code, errs)
+		}
+		var rep struct {
+			Skills []struct {
+				Name string `json:"name"`
+			} `json:"skills"`
+			Warnings []string `json:"warnings"`
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatalf("grit context --json is not JSON: %v\n%s", err, out)
+		}
+		var names []string
+		for _, s := range rep.Skills {
+			names = append(names, s.Name)
+		}
+		return names, rep.Warnings
+	}
+	names, warnings := skills()
+	if len(names) != 0 || !strings.Contains(strings.Join(warnings, "\n"), "not trusted") {
+		t.Errorf("untrusted: skills %v, warnings %q; want none and a warning that says why", names, warnings)
+	}
+	if _, errs, code := run("trust"); code != ExitOK {
+		t.Fatalf("grit trust = %d: %s", code, errs)
+	}
+	if names, _ := skills(); len(names) != 1 || names[0] != "release" {
+		t.Errorf("trusted: skills %v, want [release]", names)
+	}
+}
