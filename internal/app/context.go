@@ -166,6 +166,15 @@ func (l *ContextLayer) Attach(a *agent.Agent) {
 	a.SetCompactor(l.Compactor)
 }
 
+// SetModel records a switch of model (/model): its window drives the
+// report and when compaction starts.
+func (l *ContextLayer) SetModel(model string, window int) {
+	l.Model, l.Window = model, window
+	if l.Compactor != nil {
+		l.Compactor.Window = window
+	}
+}
+
 // Sections returns the layer's system prompt sections in prompt order.
 func (l *ContextLayer) Sections() (files, memory, skills, deferred string) {
 	if len(l.deferred) > 0 {

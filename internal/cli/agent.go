@@ -358,6 +358,15 @@ func slashModel(ctx context.Context, c *chat, arg string) error {
 	if err := c.s.SetModel(arg); err != nil {
 		return err
 	}
+	window := 0
+	if c.layer != nil {
+		window = app.ContextWindow(ctx, arg, c.s.Settings, c.s.Agent.Provider())
+		c.layer.SetModel(arg, window)
+	}
+	if window > 0 {
+		fmt.Fprintf(c.e.Out, "Model: %s (context window %d tokens)\n", arg, window)
+		return nil
+	}
 	fmt.Fprintf(c.e.Out, "Model: %s\n", arg)
 	return nil
 }

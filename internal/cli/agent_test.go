@@ -272,3 +272,38 @@ func TestInteractiveChat(t *testing.T) {
 		t.Errorf("out.txt = %q, %v; want the approved command's output", data, err)
 	}
 }
+
+// TestModelSwitchWindow: /model recomputes the context window that the
+// report and auto-compaction use.
+func TestModelSwitchWindow(t *testing.T) {
+	work := t.TempDir()
+	for _, kv := range agentEnv(work) {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	t.Setenv("ANTHROPIC_API_KEY", "test-key") // never used: no prompt is sent
+	writeFile(t, filepath.Join(work, "home", ".config", "grit", "settings.json"),
+		`{"sandbox": {"enabled": false}, "providers": {"scripted": {"contextWindow": 50000}}}`)
+	repo := filepath.Join(work, "repo")
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(repo)
+	s1 := filepath.Join(work, "s1.json")
+	writeFile(t, s1, `{"turns": []}`)
+	in := strings.Join([]string{"/context", "/model anthropic:claude-sonnet-4-5", "/context", "/exit", ""}, "\n")
+	var out, errb bytes.Buffer
+	e := &env{ctx: context.Background(), Stdio: Stdio{In: strings.NewReader(in), Out: &out, Err: &errb}}
+	if err := runInteractive(e, agentFlags{model: "scripted:" + s1}, ""); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	for _, want := range []string{"of 50,000 tokens", "Model: anthropic:claude-sonnet-4-5 (context window 200000 tokens)", "of 200,000 tokens"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("stdout lacks %q:\n%s\nstderr:\n%s", want, got, errb.String())
+		}
+	}
+	if i, j := strings.Index(got, "of 50,000 tokens"), strings.Index(got, "of 200,000 tokens"); i < 0 || j < i {
+		t.Errorf("the report's window did not follow the switch:\n%s", got)
+	}
+}
