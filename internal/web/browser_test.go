@@ -245,6 +245,27 @@ func TestBrowser(t *testing.T) {
 	// Dark theme and a narrow window still render.
 	do(chromedp.Click(css("#tab-symbols")), chromedp.Click(css("#theme-btn")), chromedp.EmulateViewport(420, 900))
 	shot("explore-narrow-dark.png")
+	// Nothing overflows sideways at phone width: no element reaches past
+	// the window or is cut by a box that hides overflow (boxes that scroll,
+	// like code, may hold wider content).
+	wide := `(() => { const w = document.documentElement.clientWidth; const out = [];
+	  for (const el of document.querySelectorAll('body *')) {
+	    const r = el.getBoundingClientRect(); if (r.width === 0 || r.height === 0) continue;
+	    let limit = w, scrolls = false;
+	    for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+	      const ox = getComputedStyle(p).overflowX;
+	      if (ox === 'auto' || ox === 'scroll') { scrolls = true; break; }
+	      if (ox === 'hidden' || ox === 'clip') limit = Math.min(limit, p.getBoundingClientRect().right);
+	    }
+	    if (!scrolls && r.right > limit + 1) out.push((el.id || el.className || el.tagName) + ':' + Math.round(r.right) + '>' + Math.round(limit));
+	    const ox = getComputedStyle(el).overflowX;
+	    if ((ox === 'auto' || ox === 'scroll') && !el.matches('.code, pre, textarea, .stream') && el.scrollWidth > el.clientWidth + 1)
+	      out.push((el.id || el.className || el.tagName) + ' scrolls sideways: ' + el.scrollWidth + '>' + el.clientWidth);
+	  }
+	  return out.slice(0, 6).join(' '); })()`
+	if s := eval(wide); s != "" {
+		t.Errorf("at 420 px these reach past the window: %s", s)
+	}
 	do(chromedp.EmulateViewport(1440, 900))
 	shot("explore-dark.png")
 	do(chromedp.Click(css("#theme-btn")), chromedp.Click(css("#tab-ast")))
