@@ -16,17 +16,31 @@ type resolver struct {
 	pyRoot []string          // directories Python packages hang from ("" first)
 	goDir  map[string]string // directory → its first non-test .go file
 	goMod  map[string]string // directory → module path of its go.mod ("" if none)
+	// byBase maps a file name to the paths that end in it, sorted: C and
+	// C++ includes and Java imports are found by path suffix.
+	byBase   map[string][]string
+	javaDir  map[string]string // directory → its first .java file
+	javaDirs []string          // the keys of javaDir, sorted
+	rubyLibs []string          // "" and every directory named lib: Ruby's load path
 }
 
 func newResolver(root string, paths []string) *resolver {
-	r := &resolver{root: root, files: make(map[string]bool, len(paths)), goDir: map[string]string{}, goMod: map[string]string{}}
+	r := &resolver{root: root, files: make(map[string]bool, len(paths)), goDir: map[string]string{}, goMod: map[string]string{},
+		byBase: map[string][]string{}, javaDir: map[string]string{}}
 	for _, p := range paths {
 		r.files[p] = true
 	}
 	roots := map[string]bool{"": true}
 	sorted := append([]string(nil), paths...)
 	sort.Strings(sorted)
+	libs := map[string]bool{"": true}
 	for _, p := range sorted {
+		r.byBase[path.Base(p)] = append(r.byBase[path.Base(p)], p)
+		for d := path.Dir(p); d != "." && d != "/"; d = path.Dir(d) {
+			if path.Base(d) == "lib" {
+				libs[d] = true
+			}
+		}
 		switch {
 		case path.Base(p) == "__init__.py":
 			top := path.Dir(p)
@@ -44,8 +58,20 @@ func newResolver(root string, paths []string) *resolver {
 			if _, ok := r.goDir[path.Dir(p)]; !ok {
 				r.goDir[path.Dir(p)] = p
 			}
+		case strings.HasSuffix(p, ".java"):
+			if _, ok := r.javaDir[path.Dir(p)]; !ok {
+				r.javaDir[path.Dir(p)] = p
+			}
 		}
 	}
+	for d := range r.javaDir {
+		r.javaDirs = append(r.javaDirs, d)
+	}
+	sort.Strings(r.javaDirs)
+	for d := range libs {
+		r.rubyLibs = append(r.rubyLibs, d)
+	}
+	sort.Strings(r.rubyLibs)
 	r.pyRoot = append(r.pyRoot, "")
 	for d := range roots {
 		if d != "" {
@@ -65,6 +91,14 @@ func (r *resolver) resolve(lang, importer string, imp Import) string {
 		return r.golang(importer, imp.Module)
 	case "javascript", "typescript", "tsx":
 		return r.js(importer, imp.Module)
+	case "c", "cpp":
+		return r.include(importer, imp.Module)
+	case "java":
+		return r.java(importer, imp)
+	case "rust":
+		return r.rust(importer, imp)
+	case "ruby":
+		return r.ruby(importer, imp.Module)
 	}
 	return ""
 }
@@ -188,6 +222,183 @@ func (r *resolver) js(importer, mod string) string {
 	for _, e := range jsExts[1:] {
 		if r.files[p+"/index"+e] {
 			return p + "/index" + e
+		}
+	}
+	return ""
+}
+
+// include resolves a C or C++ #include: "x.h" relative to the including
+// file, else by path suffix; <x.h> (module written with its brackets) by
+// path suffix only, as an -I directory of the repository would.
+func (r *resolver) include(importer, mod string) string {
+	if inner, ok := strings.CutPrefix(mod, "<"); ok {
+		return r.suffix(importer, strings.TrimSuffix(inner, ">"))
+	}
+	if p := path.Join(path.Dir(importer), mod); r.files[p] {
+		return p
+	}
+	return r.suffix(importer, mod)
+}
+
+// suffix returns the indexed file whose path is rel or ends in "/"+rel
+// (leading "./" and "../" dropped), the one nearest to importer when several
+// do (most leading directories in common, then the first in path order).
+func (r *resolver) suffix(importer, rel string) string {
+	rel = path.Clean(rel)
+	for strings.HasPrefix(rel, "../") {
+		rel = rel[len("../"):]
+	}
+	if rel == "." || rel == ".." || strings.HasPrefix(rel, "/") {
+		return ""
+	}
+	best, bestShared := "", -1
+	for _, c := range r.byBase[path.Base(rel)] {
+		if c != rel && !strings.HasSuffix(c, "/"+rel) {
+			continue
+		}
+		if n := sharedDirs(importer, c); n > bestShared {
+			best, bestShared = c, n
+		}
+	}
+	return best
+}
+
+// sharedDirs counts the leading directories paths a and b have in common.
+func sharedDirs(a, b string) int {
+	n := 0
+	for {
+		i, j := strings.IndexByte(a, '/'), strings.IndexByte(b, '/')
+		if i < 0 || j < 0 || a[:i] != b[:j] {
+			return n
+		}
+		n++
+		a, b = a[i+1:], b[j+1:]
+	}
+}
+
+// java resolves import a.b.C (module a.b, name C) to a file a/b/C.java under
+// any source root, import static a.b.C.m to a/b/C.java, and import a.b.* to
+// a file of package directory a/b.
+func (r *resolver) java(importer string, imp Import) string {
+	dir := strings.ReplaceAll(imp.Module, ".", "/")
+	if len(imp.Names) == 1 && imp.Names[0] == "*" {
+		// The package's directory, nearest to the importer.
+		best, bestShared := "", -1
+		for _, d := range r.javaDirs {
+			if d != dir && !strings.HasSuffix(d, "/"+dir) {
+				continue
+			}
+			if n := sharedDirs(importer, r.javaDir[d]); n > bestShared {
+				best, bestShared = r.javaDir[d], n
+			}
+		}
+		return best
+	}
+	for _, n := range imp.Names {
+		if f := r.suffix(importer, dir+"/"+n+".java"); f != "" {
+			return f
+		}
+	}
+	return r.suffix(importer, dir+".java")
+}
+
+// rust resolves a use path (module a::b, name C) or a mod declaration
+// (module m) to the file of the longest module prefix that exists: crate::
+// from the crate root (the nearest directory up with lib.rs or main.rs),
+// self:: from the importer's module, super:: from its parent; a bare path
+// from the importer's module (a submodule, as mod m; declares) and then the
+// crate root. A module m of directory d is d/m.rs or d/m/mod.rs.
+func (r *resolver) rust(importer string, imp Import) string {
+	segs := strings.Split(imp.Module, "::")
+	if len(imp.Names) == 1 && imp.Names[0] != "*" && imp.Names[0] != "self" {
+		segs = append(segs, imp.Names[0])
+	}
+	var bases []string
+	switch segs[0] {
+	case "crate":
+		bases, segs = []string{r.rustCrateRoot(importer)}, segs[1:]
+	case "self":
+		bases, segs = []string{rustModDir(importer)}, segs[1:]
+	case "super":
+		d := rustModDir(importer)
+		for len(segs) > 0 && segs[0] == "super" {
+			d, segs = parentDir(d), segs[1:]
+		}
+		bases = []string{d}
+	default:
+		bases = []string{rustModDir(importer), r.rustCrateRoot(importer)}
+	}
+	for _, b := range bases {
+		for n := len(segs); n > 0; n-- {
+			m := joinRel(b, strings.Join(segs[:n], "/"))
+			if f := r.firstFile(m+".rs", m+"/mod.rs"); f != "" && f != importer {
+				return f
+			}
+		}
+		if len(segs) == 0 { // use super::*; the module itself
+			cands := []string{joinRel(b, "mod.rs"), joinRel(b, "lib.rs"), joinRel(b, "main.rs")}
+			if b != "" {
+				cands = append([]string{b + ".rs"}, cands...)
+			}
+			if f := r.firstFile(cands...); f != importer {
+				return f
+			}
+		}
+	}
+	return ""
+}
+
+// rustModDir is the directory where the submodules of file's module live.
+func rustModDir(file string) string {
+	dir := parentDir(file)
+	switch path.Base(file) {
+	case "mod.rs", "lib.rs", "main.rs":
+		return dir
+	}
+	return joinRel(dir, strings.TrimSuffix(path.Base(file), ".rs"))
+}
+
+// rustCrateRoot is the nearest directory up from file holding lib.rs or
+// main.rs, or the importer's own directory when there is none.
+func (r *resolver) rustCrateRoot(file string) string {
+	for d := parentDir(file); ; d = parentDir(d) {
+		if r.files[joinRel(d, "lib.rs")] || r.files[joinRel(d, "main.rs")] {
+			return d
+		}
+		if d == "" {
+			return parentDir(file)
+		}
+	}
+}
+
+// parentDir is path.Dir with "" for the root.
+func parentDir(p string) string {
+	d := path.Dir(p)
+	if d == "." || d == "/" {
+		return ""
+	}
+	return d
+}
+
+// ruby resolves require_relative "x" (relative to the importer) and
+// require "x" (from the root or a lib directory: Ruby's load path); ".rb"
+// is added when missing.
+func (r *resolver) ruby(importer, mod string) string {
+	if mod == "" {
+		return ""
+	}
+	if !strings.HasSuffix(mod, ".rb") {
+		mod += ".rb"
+	}
+	if p := path.Join(path.Dir(importer), mod); !strings.HasPrefix(p, "../") && r.files[p] {
+		return p
+	}
+	if strings.HasPrefix(mod, "./") || strings.HasPrefix(mod, "../") {
+		return ""
+	}
+	for _, d := range r.rubyLibs {
+		if p := joinRel(d, mod); r.files[p] {
+			return p
 		}
 	}
 	return ""

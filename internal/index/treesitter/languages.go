@@ -3,9 +3,14 @@ package treesitter
 import (
 	"strings"
 
+	tsc "github.com/tree-sitter/tree-sitter-c/bindings/go"
+	tscpp "github.com/tree-sitter/tree-sitter-cpp/bindings/go"
 	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
+	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
 	tsjs "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
 	tspython "github.com/tree-sitter/tree-sitter-python/bindings/go"
+	tsruby "github.com/tree-sitter/tree-sitter-ruby/bindings/go"
+	tsrust "github.com/tree-sitter/tree-sitter-rust/bindings/go"
 	tsts "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
 )
 
@@ -37,6 +42,33 @@ var languages = []*language{
 	func() *language {
 		l := newLanguage("tsx", "typescript", tsts.LanguageTSX(), ".tsx")
 		l.refs = []string{"identifier", "property_identifier", "type_identifier"}
+		return l
+	}(),
+	func() *language {
+		l := newLanguage("rust", "rust", tsrust.Language(), ".rs")
+		l.refs = []string{"identifier", "type_identifier", "field_identifier"}
+		return l
+	}(),
+	func() *language {
+		l := newLanguage("java", "java", tsjava.Language(), ".java")
+		l.refs = []string{"identifier", "type_identifier"}
+		return l
+	}(),
+	func() *language {
+		l := newLanguage("c", "c", tsc.Language(), ".c", ".h")
+		l.refs = []string{"identifier", "type_identifier", "field_identifier"}
+		return l
+	}(),
+	func() *language {
+		l := newLanguage("cpp", "cpp", tscpp.Language(), ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx")
+		l.methodsInClasses = true
+		l.refs = []string{"identifier", "type_identifier", "field_identifier", "namespace_identifier"}
+		return l
+	}(),
+	func() *language {
+		l := newLanguage("ruby", "ruby", tsruby.Language(), ".rb")
+		l.methodsInClasses = true
+		l.refs = []string{"identifier", "constant"}
 		return l
 	}(),
 }

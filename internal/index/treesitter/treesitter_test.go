@@ -123,6 +123,11 @@ func FuzzParse(f *testing.F) {
 		f.Add("a.ts", s)
 	}
 	f.Add("a.tsx", "const A = () => <div>{x}</div>;\n")
+	f.Add("a.rs", "use a::b::{self, C as D};\n#[derive(Debug)]\nstruct S;\nimpl<T> S<T> { fn m(&self) { f(); } }\nfn g( {\n")
+	f.Add("A.java", "import a.b.*;\n@X class A { /** d */ A() {} void m() { new B().c(); } interface I { void n(); }\n")
+	f.Add("a.c", "#include \"a.h\"\ntypedef struct { int x; } T;\nstatic char **f(int a) { return g(a); }\nint h(int {\n")
+	f.Add("a.cpp", "template <class T> struct B { T get() const { return v; } };\nvoid A::b() { c<int>(); }\nA::~A() {}\nclass {\n")
+	f.Add("a.rb", "module M\n  class A::B < C\n    def self.d(x) = x\n    def e; f(1); end\n  end\nend\ndef (\n")
 	p := New()
 	f.Fuzz(func(t *testing.T, name, src string) {
 		out, err := p.Parse(context.Background(), name, []byte(src))

@@ -26,3 +26,4 @@
 (method_signature name: (_) @name) @def.method
 (abstract_method_signature name: (_) @name) @def.method
 (function_signature name: (identifier) @name) @def.function
+(import_statement . source: (string (string_fragment) @import.module)) @import
