@@ -55,6 +55,8 @@ func TestLangsIndex(t *testing.T) {
 		"java/src/com/ex/model/Item.java:Item.show": "java method",
 		"ruby/app.rb:App":                           "ruby class",
 		"ruby/app.rb:App.run":                       "ruby method",
+		"ruby/lib/util.rb:Util":                     "ruby class",
+		"web/helpers.js:help":                       "javascript function",
 		"web/polyfill.js:fill":                      "javascript function",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -62,7 +64,7 @@ func TestLangsIndex(t *testing.T) {
 	}
 
 	resolved := map[string]string{}
-	for _, f := range []string{"crate/src/lib.rs", "c/main.c", "c/buffer.c", "cpp/app.cpp", "java/src/com/ex/App.java", "web/main.js"} {
+	for _, f := range []string{"crate/src/lib.rs", "c/main.c", "c/buffer.c", "cpp/app.cpp", "java/src/com/ex/App.java", "web/main.js", "ruby/app.rb"} {
 		imps, err := ix.Imports(ctx, f)
 		if err != nil {
 			t.Fatal(err)
@@ -80,6 +82,9 @@ func TestLangsIndex(t *testing.T) {
 		"cpp/app.cpp geo/circle.hpp":            "cpp/geo/circle.hpp",
 		"java/src/com/ex/App.java com.ex.model": "java/src/com/ex/model/Item.java",
 		"web/main.js ./polyfill":                "web/polyfill.js",
+		"web/main.js ./helpers":                 "web/helpers.js",
+		"ruby/app.rb lib/util":                  "ruby/lib/util.rb",
+		"ruby/app.rb json":                      "",
 	}
 	if diff := cmp.Diff(wantRes, resolved); diff != "" {
 		t.Errorf("resolved imports (-want +got):\n%s", diff)

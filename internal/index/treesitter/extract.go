@@ -7,6 +7,7 @@ import "C"
 
 import (
 	"bytes"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -69,6 +70,7 @@ var roleKinds = map[role]string{
 
 type capture struct {
 	role       role
+	id         uint32 // the query's capture index
 	start, end int
 }
 
@@ -107,8 +109,13 @@ func extract(l *language, q *query, src []byte, raw []C.grit_cap) *index.Parsed 
 		intern[s] = s
 		return s
 	}
+	pattern := uint32(0)
 	flush := func() {
 		if len(match) == 0 {
+			return
+		}
+		if q.preds != nil && !holds(q.preds[pattern], match, src) {
+			match = match[:0]
 			return
 		}
 		var def, name, body, sig, recv, imp, mod, iname, alias capture
@@ -200,8 +207,9 @@ func extract(l *language, q *query, src []byte, raw []C.grit_cap) *index.Parsed 
 		if uint32(c.match) != cur {
 			flush()
 			cur = uint32(c.match)
+			pattern = uint32(c.pattern)
 		}
-		match = append(match, capture{role: q.roles[c.capture], start: int(c.start), end: int(c.end)})
+		match = append(match, capture{role: q.roles[c.capture], id: uint32(c.capture), start: int(c.start), end: int(c.end)})
 	}
 	flush()
 
@@ -209,6 +217,19 @@ func extract(l *language, q *query, src []byte, raw []C.grit_cap) *index.Parsed 
 	attachCallers(out.Defs, out.Calls)
 	out.Imports = groupImports(imports)
 	return out
+}
+
+// holds reports whether a match passes its pattern's predicates: each
+// tested capture's text is one of the predicate's values.
+func holds(preds []predicate, match []capture, src []byte) bool {
+	for _, p := range preds {
+		for _, c := range match {
+			if c.id == p.capture && !slices.Contains(p.values, string(src[c.start:c.end])) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // addRefs adds the references the C walk found, once per name with its
@@ -222,6 +243,9 @@ func addRefs(out *index.Parsed, src []byte, refs []C.grit_span) {
 	}
 	at := make(map[string]int, len(refs)/4)
 	for _, r := range refs {
+		if r.start == r.end {
+			continue // a MISSING node the parser made up: no name
+		}
 		b := src[r.start:r.end]
 		if i, ok := at[string(b)]; ok {
 			out.RefCounts[i]++
@@ -323,7 +347,7 @@ func finishDefs(l *language, src []byte, lines *span.Lines, raw []rawDef, docs, 
 			line := defs[i].StartLine - 1 // 1-based line above
 			k := sort.Search(len(comments), func(k int) bool { return comments[k].start >= defs[i].Start }) - 1
 			first := -1
-			for ; k >= 0 && lines.Pos(comments[k].end).Line == line; k-- {
+			for ; k >= 0 && commentEndLine(src, lines, comments[k]) == line; k-- {
 				first = k
 				line = lines.Pos(comments[k].start).Line - 1
 			}
@@ -333,6 +357,19 @@ func finishDefs(l *language, src []byte, lines *span.Lines, raw []rawDef, docs, 
 		}
 	}
 	return defs
+}
+
+// commentEndLine is the line a comment ends on; a comment node that takes
+// its line's newline (Rust's ///) ends on that line, not the next.
+func commentEndLine(src []byte, lines *span.Lines, c capture) int {
+	end := c.end
+	if end > c.start && src[end-1] == '\n' {
+		end--
+		if end > c.start && src[end-1] == '\r' {
+			end--
+		}
+	}
+	return lines.Pos(end).Line
 }
 
 // signature is the definition's header up to its body, on one line.

@@ -76,6 +76,10 @@ void ts_query_cursor_delete(TSQueryCursor *self);
 void ts_query_cursor_exec_with_options(TSQueryCursor *self, const TSQuery *query, TSNode node, const TSQueryCursorOptions *query_options);
 bool ts_query_cursor_next_match(TSQueryCursor *self, TSQueryMatch *match);
 void ts_query_cursor_set_match_limit(TSQueryCursor *self, uint32_t limit);
+uint32_t ts_query_pattern_count(const TSQuery *self);
+typedef struct TSQueryPredicateStep { int type; uint32_t value_id; } TSQueryPredicateStep; // type: 0 done, 1 capture, 2 string
+const TSQueryPredicateStep *ts_query_predicates_for_pattern(const TSQuery *self, uint32_t pattern_index, uint32_t *step_count);
+const char *ts_query_string_value_for_id(const TSQuery *self, uint32_t index, uint32_t *length);
 
 // grit_cap is one capture of one match, flattened.
 typedef struct grit_cap {

@@ -35,12 +35,12 @@ func TestLangFixtures(t *testing.T) {
 	}{
 		{file: "shapes.rs", defs: []langDef{
 			{"class", "Point", "12-15", "pub struct Point", "", "pub struct Point {", "}"},
-			{"class", "Shape", "18-24", "pub trait Shape", "", "pub trait Shape {", "}"},
-			{"method", "Shape.area", "20-20", "fn area(&self) -> f64;", "", "fn area(&self) -> f64;", "fn area(&self) -> f64;"},
+			{"class", "Shape", "18-24", "pub trait Shape", "Every shape has an area.", "pub trait Shape {", "}"},
+			{"method", "Shape.area", "20-20", "fn area(&self) -> f64;", "Area in square metres.", "fn area(&self) -> f64;", "fn area(&self) -> f64;"},
 			{"method", "Shape.name", "21-23", "fn name(&self) -> String", "", "fn name(&self) -> String {", "}"},
 			{"class", "Kind", "27-30", "pub enum Kind", "The kinds of shape.", "pub enum Kind {", "}"},
 			{"class", "Circle", "33-36", "pub struct Circle", "日本語のコメント: a circle.", "pub struct Circle {", "}"},
-			{"method", "Circle.new", "40-42", "pub fn new(center: Point, radius: f64) -> Self", "", "pub fn new(center: Point, radius: f64) -> Self {", "}"},
+			{"method", "Circle.new", "40-42", "pub fn new(center: Point, radius: f64) -> Self", "Builds a circle.", "pub fn new(center: Point, radius: f64) -> Self {", "}"},
 			{"method", "Circle.diameter", "44-46", "fn diameter(&self) -> f64", "", "fn diameter(&self) -> f64 {", "}"},
 			{"method", "Circle.area", "50-52", "fn area(&self) -> f64", "", "fn area(&self) -> f64 {", "}"},
 			{"method", "Wrapper.fmt", "56-58", "fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result", "", "fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {", "}"},
@@ -131,7 +131,7 @@ func TestLangFixtures(t *testing.T) {
 			{"function", "top_level", "50-52", "def top_level(x)", "", "def top_level(x)", "end"},
 		},
 			calls:   "require@ require_relative@ require_relative@ attr_reader@Shop.Cart new@Shop.Cart.add recalculate!@Shop.Cart.add parse@Shop.Cart.from_json new@Shop.Cart.from_json fetch@Shop.Cart.from_json sum@Shop.Cart.total apply@Shop.Cart.recalculate! new@Shop.default_cart",
-			imports: "",
+			imports: "json|| pricing|| ../lib/tax.rb||",
 		},
 	}
 	p := New()
@@ -240,10 +240,11 @@ func TestLangFor(t *testing.T) {
 	}
 }
 
-// TestSideEffectImports: import "./x" (no bindings) is an import too, in
-// JavaScript, TypeScript and TSX.
+// TestSideEffectImports: import "./x" (no bindings) and CommonJS require()
+// are imports too, in JavaScript, TypeScript and TSX; other calls with one
+// string are not.
 func TestSideEffectImports(t *testing.T) {
-	src := "import \"./polyfill\";\nimport x from \"./y\";\n"
+	src := "import \"./polyfill\";\nimport x from \"./y\";\nconst z = require(\"./z\");\nconst {a, b} = require(\"./ab\");\nrequire(\"./side\");\nconsole.log(\"not an import\");\nfoo(\"./nor\");\n"
 	for _, file := range []string{"a.js", "a.ts", "a.tsx"} {
 		out, err := New().Parse(context.Background(), file, []byte(src))
 		if err != nil {
@@ -253,7 +254,7 @@ func TestSideEffectImports(t *testing.T) {
 		for _, i := range out.Imports {
 			got = append(got, i.Module+"|"+strings.Join(i.Names, ",")+"|"+i.Alias)
 		}
-		if want := "./polyfill|| ./y||x"; strings.Join(got, " ") != want {
+		if want := "./polyfill|| ./y||x ./z||z ./ab|| ./side||"; strings.Join(got, " ") != want {
 			t.Errorf("Parse(%s) imports = %q, want %q", file, strings.Join(got, " "), want)
 		}
 	}

@@ -243,6 +243,68 @@ type query struct {
 	// walkCaps are the capture ids of pyWalkCaptures, for the Python walk
 	// (empty for other languages).
 	walkCaps []uint32
+	// preds are each pattern's text predicates (#eq?, #any-of?), which the
+	// C query cursor leaves to its caller; nil when no pattern has any.
+	preds [][]predicate
+}
+
+// predicate is a text test on one capture of a match: its text must be one
+// of values (#eq? has one, #any-of? several).
+type predicate struct {
+	capture uint32
+	values  []string
+}
+
+// predicates reads every pattern's predicates; any but #eq? and #any-of?
+// with a capture and strings is an error, so a query never relies on a test
+// that is not made.
+func predicates(q *C.TSQuery, names []string) ([][]predicate, error) {
+	n := int(C.ts_query_pattern_count(q))
+	out := make([][]predicate, n)
+	found := false
+	str := func(id C.uint32_t) string {
+		var ln C.uint32_t
+		return C.GoStringN(C.ts_query_string_value_for_id(q, id, &ln), C.int(ln))
+	}
+	for i := 0; i < n; i++ {
+		var count C.uint32_t
+		steps := C.ts_query_predicates_for_pattern(q, C.uint32_t(i), &count)
+		if count == 0 {
+			continue
+		}
+		all := unsafe.Slice(steps, int(count))
+		for len(all) > 0 {
+			end := 0
+			for end < len(all) && all[end]._type != 0 {
+				end++
+			}
+			pred := all[:end]
+			all = all[min(end+1, len(all)):]
+			if len(pred) == 0 {
+				continue
+			}
+			if pred[0]._type != 2 {
+				return nil, fmt.Errorf("pattern %d: a predicate that does not start with its name", i)
+			}
+			name := str(pred[0].value_id)
+			if (name != "eq?" && name != "any-of?") || len(pred) < 3 || pred[1]._type != 1 {
+				return nil, fmt.Errorf("pattern %d: unsupported predicate #%s (supported: #eq? and #any-of? of a capture and strings)", i, name)
+			}
+			p := predicate{capture: uint32(pred[1].value_id)}
+			for _, st := range pred[2:] {
+				if st._type != 2 {
+					return nil, fmt.Errorf("pattern %d: #%s @%s compares with a capture; only strings are supported", i, name, names[p.capture])
+				}
+				p.values = append(p.values, str(st.value_id))
+			}
+			out[i] = append(out[i], p)
+			found = true
+		}
+	}
+	if !found {
+		return nil, nil
+	}
+	return out, nil
 }
 
 func (l *language) compiled() (*query, error) {
@@ -275,6 +337,12 @@ func (l *language) compiled() (*query, error) {
 			}
 			q.roles = append(q.roles, r)
 		}
+		preds, err := predicates(ptr, q.names)
+		if err != nil {
+			l.err = fmt.Errorf("query for %s: %w", l.name, err)
+			return
+		}
+		q.preds = preds
 		q.isRef = refSymbols(l)
 		if l.walker {
 			for _, name := range pyWalkCaptures {

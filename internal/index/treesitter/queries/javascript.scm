@@ -19,3 +19,7 @@
 (import_statement (import_clause (named_imports (import_specifier name: (_) @import.name !alias))) source: (string (string_fragment) @import.module)) @import
 (import_statement (import_clause (named_imports (import_specifier name: (_) @import.name alias: (_) @import.alias))) source: (string (string_fragment) @import.module)) @import
 (import_statement . source: (string (string_fragment) @import.module)) @import
+;; CommonJS: const x = require("./y"), const {a} = require("./y"), require("./y");
+(variable_declarator name: (identifier) @import.alias value: (call_expression function: (identifier) @_ arguments: (arguments . (string (string_fragment) @import.module) .)) (#eq? @_ "require")) @import
+(variable_declarator name: (object_pattern) value: (call_expression function: (identifier) @_ arguments: (arguments . (string (string_fragment) @import.module) .)) (#eq? @_ "require")) @import
+(expression_statement (call_expression function: (identifier) @_ arguments: (arguments . (string (string_fragment) @import.module) .)) (#eq? @_ "require")) @import

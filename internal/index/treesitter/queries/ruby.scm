@@ -7,9 +7,8 @@
 ; A definition's doc is the first line of the comment block right above it.
 ;
 ; Calls: method names (JSON.parse(x) gives parse, new gives new).
-; Imports (require "x", require_relative "x") need the query's #eq?
-; predicates, which the extraction does not evaluate yet: until it does they
-; are left out rather than taking every call with a string argument.
+; Imports: require "x" and require_relative "x" (the #any-of? predicate keeps
+; other calls with one string argument out).
 
 (class name: [(constant) @name (scope_resolution name: (constant) @name)] body: (_)? @body) @def.class
 (module name: [(constant) @name (scope_resolution name: (constant) @name)] body: (_)? @body) @def.class
@@ -22,3 +21,5 @@
 (comment) @comment
 
 (call method: (identifier) @call)
+
+(call method: (identifier) @_ arguments: (argument_list . (string (string_content) @import.module) .) (#any-of? @_ "require" "require_relative")) @import

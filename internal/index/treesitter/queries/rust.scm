@@ -42,7 +42,7 @@
 (source_file (const_item name: (identifier) @name) @def.variable)
 (source_file (static_item name: (identifier) @name) @def.variable)
 
-(line_comment !doc) @comment
+(line_comment) @comment
 (block_comment) @comment
 
 (call_expression function: (identifier) @call)

@@ -27,3 +27,7 @@
 (abstract_method_signature name: (_) @name) @def.method
 (function_signature name: (identifier) @name) @def.function
 (import_statement . source: (string (string_fragment) @import.module)) @import
+;; CommonJS: const x = require("./y"), const {a} = require("./y"), require("./y");
+(variable_declarator name: (identifier) @import.alias value: (call_expression function: (identifier) @_ arguments: (arguments . (string (string_fragment) @import.module) .)) (#eq? @_ "require")) @import
+(variable_declarator name: (object_pattern) value: (call_expression function: (identifier) @_ arguments: (arguments . (string (string_fragment) @import.module) .)) (#eq? @_ "require")) @import
+(expression_statement (call_expression function: (identifier) @_ arguments: (arguments . (string (string_fragment) @import.module) .)) (#eq? @_ "require")) @import
