@@ -111,3 +111,56 @@ func dump(t *testing.T, ix *index.Index, q string) []string {
 	}
 	return out
 }
+
+// TestEditedImports: an edit that leaves the imports alone keeps them and
+// their resolution; one that changes them stores the new ones, resolved.
+func TestEditedImports(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"pkg/__init__.py": "",
+		"pkg/a.py":        "def alpha():\n    return 1\n",
+		"pkg/b.py":        "def beta():\n    return 2\n",
+		"pkg/main.py":     "from pkg.a import alpha\n\ndef run():\n    return alpha()\n",
+	}
+	for name, src := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(src), 0o644)
+	}
+	ix := open(t, root, index.Options{})
+	update(t, ix)
+	imports := func() string {
+		t.Helper()
+		imps, err := ix.Imports(context.Background(), "pkg/main.py")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, i := range imps {
+			out = append(out, fmt.Sprintf("%s:%s->%s@%d", i.Module, strings.Join(i.Names, ","), i.Resolved, i.Line))
+		}
+		return strings.Join(out, " ")
+	}
+	main := filepath.Join(root, "pkg", "main.py")
+	for _, step := range []struct{ src, want string }{
+		{"from pkg.a import alpha\n\ndef run():\n    return alpha() + 1\n", "pkg.a:alpha->pkg/a.py@1"},
+		{"from pkg.a import alpha\nfrom pkg.b import beta\n\ndef run():\n    return alpha() + beta()\n", "pkg.a:alpha->pkg/a.py@1 pkg.b:beta->pkg/b.py@2"},
+		{"\nfrom pkg.b import beta\n\ndef run():\n    return beta()\n", "pkg.b:beta->pkg/b.py@2"},
+	} {
+		os.WriteFile(main, []byte(step.src), 0o644)
+		if st := update(t, ix); st.Parsed != 1 {
+			t.Fatalf("Update() parsed %d files, want 1", st.Parsed)
+		}
+		if got := imports(); got != step.want {
+			t.Errorf("after writing %q: imports %s, want %s", step.src, got, step.want)
+		}
+	}
+	runs, err := ix.Lookup(context.Background(), "run")
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("Lookup(run) = %v, %v", runs, err)
+	}
+	callees, err := ix.Callees(context.Background(), runs[0].ID)
+	if err != nil || len(callees) != 1 || callees[0].Callee.Path != "pkg/b.py" {
+		t.Errorf("Callees(run) = %+v, %v; want beta in pkg/b.py", callees, err)
+	}
+}

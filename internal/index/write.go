@@ -534,17 +534,51 @@ func (w *writer) writeFile(ctx context.Context, fileID int64, c *parsedFile, exi
 			}
 		}
 	}
-	if len(p.Imports) > 0 {
-		w.newImports = append(w.newImports, pendingImports{fileID, c.seen.path, c.seen.lang, p.Imports})
-	}
+	keep := false
 	if existed {
-		// Its imports are rewritten in finish.
-		if _, err := w.tx.ExecContext(ctx, `DELETE FROM imports WHERE file_id = ?`, fileID); err != nil {
+		// An edit seldom touches the imports: when they are as stored, the
+		// rows (and their resolution) stay; else they are rewritten in finish.
+		same, err := w.sameImports(ctx, fileID, p.Imports)
+		if err != nil {
 			return err
 		}
+		if keep = same; !keep {
+			if _, err := w.tx.ExecContext(ctx, `DELETE FROM imports WHERE file_id = ?`, fileID); err != nil {
+				return err
+			}
+		}
+	}
+	if len(p.Imports) > 0 && !keep {
+		w.newImports = append(w.newImports, pendingImports{fileID, c.seen.path, c.seen.lang, p.Imports})
 	}
 	delete(w.affected, fileID) // its calls are resolved from newCalls
 	return nil
+}
+
+// sameImports reports whether file's stored imports are imps, in order.
+func (w *writer) sameImports(ctx context.Context, file int64, imps []Import) (bool, error) {
+	rows, err := w.tx.QueryContext(ctx, `SELECT module, names, alias, line FROM imports WHERE file_id = ? ORDER BY rowid`, file)
+	if err != nil {
+		return false, err
+	}
+	defer rows.Close()
+	i := 0
+	for rows.Next() {
+		var module, names, alias string
+		var line int
+		if err := rows.Scan(&module, &names, &alias, &line); err != nil {
+			return false, err
+		}
+		if i >= len(imps) {
+			return false, nil
+		}
+		imp := imps[i]
+		if imp.Module != module || strings.Join(imp.Names, " ") != names || imp.Alias != alias || imp.Line != line {
+			return false, nil
+		}
+		i++
+	}
+	return i == len(imps), rows.Err()
 }
 
 // storedParent is what the database keeps of d's qualified name: the part
