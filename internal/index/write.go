@@ -262,31 +262,14 @@ func (w *writer) intern(ctx context.Context, names []string) error {
 		}
 	}
 	if !w.allNames {
-		for len(missing) > 0 {
-			chunk := missing[:min(len(missing), 500)]
-			missing = missing[len(chunk):]
-			args := make([]any, len(chunk))
-			for i, n := range chunk {
-				args[i] = n
-			}
-			rows, err := w.tx.QueryContext(ctx, `SELECT id, name FROM names WHERE name IN (`+placeholders(len(chunk))+`)`, args...)
-			if err != nil {
-				return err
-			}
-			for rows.Next() {
-				var id int64
-				var n string
-				if err := rows.Scan(&id, &n); err != nil {
-					rows.Close()
-					return err
-				}
-				w.names[n] = id
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
-				return err
-			}
+		keys := make([]any, len(missing))
+		for i, n := range missing {
+			keys[i] = n
 		}
+		if err := w.loadNamesBy(ctx, "name", keys); err != nil {
+			return err
+		}
+		missing = missing[:0]
 		for _, n := range names {
 			if _, ok := w.names[n]; !ok {
 				missing = append(missing, n)
@@ -340,10 +323,16 @@ func (w *writer) loadFileNames(ctx context.Context, file int64) error {
 	for id := range ids {
 		list = append(list, id)
 	}
-	for len(list) > 0 {
-		chunk := list[:min(len(list), 500)]
-		list = list[len(chunk):]
-		rows, err := w.tx.QueryContext(ctx, `SELECT id, name FROM names WHERE id IN (`+placeholders(len(chunk))+`)`, chunk...)
+	return w.loadNamesBy(ctx, "id", list)
+}
+
+// loadNamesBy adds to w.names the names whose column (id or name) is one of
+// keys, looked up in chunks.
+func (w *writer) loadNamesBy(ctx context.Context, column string, keys []any) error {
+	for len(keys) > 0 {
+		chunk := keys[:min(len(keys), 500)]
+		keys = keys[len(chunk):]
+		rows, err := w.tx.QueryContext(ctx, `SELECT id, name FROM names WHERE `+column+` IN (`+placeholders(len(chunk))+`)`, chunk...)
 		if err != nil {
 			return err
 		}
