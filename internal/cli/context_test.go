@@ -13,7 +13,12 @@ import (
 // gritIn runs the command line in dir with a private home.
 func gritIn(t *testing.T, dir string, args ...string) (string, string, int) {
 	t.Helper()
-	home := t.TempDir()
+	return gritHome(t, dir, t.TempDir(), args...)
+}
+
+// gritHome runs the command line in dir with home as the user's home.
+func gritHome(t *testing.T, dir, home string, args ...string) (string, string, int) {
+	t.Helper()
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
 	t.Setenv("XDG_DATA_HOME", filepath.Join(home, ".local", "share"))
@@ -98,13 +103,7 @@ func TestContextCmdTrust(t *testing.T) {
 	home := t.TempDir() // one home for both runs: trust is recorded there
 	run := func(args ...string) (string, string, int) {
 		t.Helper()
-		t.Setenv("HOME", home)
-		t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
-		t.Setenv("XDG_DATA_HOME", filepath.Join(home, ".local", "share"))
-		t.Chdir(dir)
-		var out, errb bytes.Buffer
-		code := Main(context.Background(), args, Stdio{In: strings.NewReader(""), Out: &out, Err: &errb})
-		return out.String(), errb.String(), code
+		return gritHome(t, dir, home, args...)
 	}
 	skills := func() ([]string, []string) {
 		t.Helper()
