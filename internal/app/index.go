@@ -41,6 +41,22 @@ func UpdateIndex(ctx context.Context, root string, opts index.Options) (*index.I
 // baseline `grit bench index` compares indexing with.
 func BareParse(ctx context.Context, root string, paths []string, workers int) (time.Duration, error) {
 	p := treesitter.New()
+	return parseAll(ctx, root, paths, workers, p.ParseOnly)
+}
+
+// ParseExtract is BareParse plus the index's extraction (definitions,
+// calls, imports, references) without the database: with BareParse it
+// splits a cold index's time into parsing, extracting and storing.
+func ParseExtract(ctx context.Context, root string, paths []string, workers int) (time.Duration, error) {
+	p := treesitter.New()
+	return parseAll(ctx, root, paths, workers, func(rel string, src []byte) error {
+		_, err := p.Parse(ctx, rel, src)
+		return err
+	})
+}
+
+// parseAll reads each of paths and calls fn on it from workers goroutines.
+func parseAll(ctx context.Context, root string, paths []string, workers int, fn func(rel string, src []byte) error) (time.Duration, error) {
 	start := time.Now()
 	ch := make(chan string)
 	errc := make(chan error, workers)
@@ -52,7 +68,7 @@ func BareParse(ctx context.Context, root string, paths []string, workers int) (t
 			for rel := range ch {
 				src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
 				if err == nil {
-					err = p.ParseOnly(rel, src)
+					err = fn(rel, src)
 				}
 				if err != nil {
 					select {
