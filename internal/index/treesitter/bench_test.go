@@ -93,3 +93,11 @@ func BenchmarkParse(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkParseCursorWalk is BenchmarkParse with the Python walk going
+// through the public cursor instead of reading subtrees.
+func BenchmarkParseCursorWalk(b *testing.B) {
+	setRawWalk(false)
+	defer setRawWalk(true)
+	BenchmarkParse(b)
+}

@@ -67,6 +67,8 @@ TSNode ts_tree_cursor_current_node(const TSTreeCursor *self);
 bool ts_tree_cursor_goto_first_child(TSTreeCursor *self);
 bool ts_tree_cursor_goto_next_sibling(TSTreeCursor *self);
 bool ts_tree_cursor_goto_parent(TSTreeCursor *self);
+uint32_t ts_node_child_count(TSNode self);
+TSNode ts_node_child(TSNode self, uint32_t child_index);
 TSQuery *ts_query_new(const TSLanguage *language, const char *source, uint32_t source_len, uint32_t *error_offset, int *error_type);
 void ts_query_delete(TSQuery *self);
 uint32_t ts_query_capture_count(const TSQuery *self);
@@ -126,6 +128,10 @@ enum {
 // one walk; it returns a grit_result status (0, 2 past deadline, 3 out of memory).
 int grit_walk_python(const TSLanguage *lang, TSNode root, const uint32_t *caps, const uint8_t *is_ref, uint32_t nsyms,
                      int64_t deadline, grit_result *out);
+// grit_walk_raw: 1 (the default) lets grit_walk_python read the tree's
+// subtrees directly (tsinternal.h), 0 makes it use the cursor.
+extern int grit_walk_raw;
+uint64_t grit_raw_walks(void); // how many trees the raw walk has taken (tests)
 void grit_result_free(grit_result *r);
 // grit_trim gives the memory malloc holds free back to the system.
 void grit_trim(void);

@@ -89,6 +89,21 @@ func langFor(file string) *language {
 // parsing starts, not while parsers run.
 var PythonWalker = true
 
+// setRawWalk makes the Python walk read the tree's subtrees directly (on,
+// the default) or go through the public cursor (off): tests compare the
+// two, and both with the query. Set it before parsing starts.
+func setRawWalk(on bool) {
+	if on {
+		C.grit_walk_raw = 1
+	} else {
+		C.grit_walk_raw = 0
+	}
+}
+
+// rawWalks is how many trees the raw walk has taken (the rest went through
+// the cursor because tsinternal.h did not match the runtime).
+func rawWalks() uint64 { return uint64(C.grit_raw_walks()) }
+
 // pyWalkCaptures are the capture names of queries/python.scm in the order of
 // the GRIT_PY_* constants of extract.h.
 var pyWalkCaptures = []string{

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include "extract.h"
+#include "tsinternal.h"
 
 typedef struct {
   TSSymbol identifier, block, string, call, attribute, function_definition, class_definition,
@@ -155,11 +156,69 @@ static int64_t walk_now_ns(void) {
 // One ancestor on the walk's stack.
 typedef struct { TSSymbol sym; TSFieldId field; TSNode node; } frame;
 
-int grit_walk_python(const TSLanguage *lang, TSNode root, const uint32_t *caps, const uint8_t *is_ref, uint32_t nsyms,
-                     int64_t deadline, grit_result *out) {
-  py_ids id;
-  py_ids_init(lang, &id);
-  emitter e = {out, caps, 0, false};
+// ref records a reference; false if out of memory.
+static bool ref(grit_result *out, uint32_t start, uint32_t end) {
+  if (out->nrefs == out->refcap) {
+    uint32_t ncap = out->refcap ? out->refcap * 2 : 1024;
+    grit_span *nr = realloc(out->refs, (size_t)ncap * sizeof(grit_span));
+    if (nr == NULL) return false;
+    out->refs = nr;
+    out->refcap = ncap;
+  }
+  out->refs[out->nrefs++] = (grit_span){start, end};
+  return true;
+}
+
+// handle emits the matches that complete on one visible node: s is its
+// symbol, f its field in its parent, st[0..depth) its visible ancestors.
+static void handle(emitter *e, const py_ids *id, TSNode node, TSSymbol s, TSFieldId f, const frame *st, uint32_t depth) {
+  const frame *parent = depth > 0 ? &st[depth - 1] : NULL;
+  if (s == id->identifier) {
+    if (parent == NULL) return;
+    if (f == id->f_function && parent->sym == id->call) {
+      push(e, GRIT_PY_CALL, node);
+      e->ord++;
+    } else if (f == id->f_attribute && parent->sym == id->attribute && parent->field == id->f_function && depth > 1 &&
+               st[depth - 2].sym == id->call) {
+      push(e, GRIT_PY_CALL, node);
+      e->ord++;
+    } else if (f == id->f_left && parent->sym == id->assignment && depth > 2 && st[depth - 2].sym == id->expression_statement &&
+               st[depth - 3].sym == id->module) {
+      push(e, GRIT_PY_DEF_VARIABLE, parent->node); push(e, GRIT_PY_NAME, node);
+      e->ord++;
+    }
+  } else if (s == id->function_definition || s == id->class_definition) {
+    definition(e, id, node, s == id->function_definition ? GRIT_PY_DEF_FUNCTION : GRIT_PY_DEF_CLASS,
+               parent ? parent->sym : 0, f, parent ? parent->node : node);
+  } else if (s == id->block) {
+    docstring(e, id, node);
+  } else if (s == id->import_statement) {
+    imports(e, id, node, false);
+  } else if (s == id->import_from_statement) {
+    imports(e, id, node, true);
+  }
+}
+
+// needs_field: the symbols whose field handle (or a child's) reads.
+static bool needs_field(const py_ids *id, TSSymbol s) {
+  return s == id->identifier || s == id->attribute || s == id->function_definition || s == id->class_definition;
+}
+
+// push_frame grows the ancestor stack; false if out of memory.
+static bool push_frame(frame **st, uint32_t *depth, uint32_t *cap, frame f) {
+  if (*depth == *cap) {
+    uint32_t ncap = *cap * 2;
+    frame *ns = realloc(*st, ncap * sizeof(frame));
+    if (ns == NULL) return false;
+    *st = ns;
+    *cap = ncap;
+  }
+  (*st)[(*depth)++] = f;
+  return true;
+}
+
+// walk_cursor is the walk through the public TSTreeCursor API.
+static int walk_cursor(emitter *e, const py_ids *id, TSNode root, const uint8_t *is_ref, uint32_t nsyms, int64_t deadline) {
   uint32_t depth = 0, stackcap = 64;
   frame *st = malloc(stackcap * sizeof(frame));
   if (st == NULL) return 3;
@@ -173,57 +232,13 @@ int grit_walk_python(const TSLanguage *lang, TSNode root, const uint32_t *caps, 
     }
     TSNode node = ts_tree_cursor_current_node(&c);
     TSSymbol s = ts_node_symbol(node);
-    frame *parent = depth > 0 ? &st[depth - 1] : NULL;
-    TSFieldId f = 0;
-    if (s == id.identifier) {
-      f = ts_tree_cursor_current_field_id(&c);
-      if (parent != NULL) {
-        if (f == id.f_function && parent->sym == id.call) {
-          push(&e, GRIT_PY_CALL, node);
-          e.ord++;
-        } else if (f == id.f_attribute && parent->sym == id.attribute && parent->field == id.f_function && depth > 1 &&
-                   st[depth - 2].sym == id.call) {
-          push(&e, GRIT_PY_CALL, node);
-          e.ord++;
-        } else if (f == id.f_left && parent->sym == id.assignment && depth > 2 && st[depth - 2].sym == id.expression_statement &&
-                   st[depth - 3].sym == id.module) {
-          push(&e, GRIT_PY_DEF_VARIABLE, parent->node); push(&e, GRIT_PY_NAME, node);
-          e.ord++;
-        }
-      }
-    } else if (s == id.attribute) {
-      f = ts_tree_cursor_current_field_id(&c);
-    } else if (s == id.function_definition || s == id.class_definition) {
-      f = ts_tree_cursor_current_field_id(&c);
-      definition(&e, &id, node, s == id.function_definition ? GRIT_PY_DEF_FUNCTION : GRIT_PY_DEF_CLASS,
-                 parent ? parent->sym : 0, f, parent ? parent->node : node);
-    } else if (s == id.block) {
-      docstring(&e, &id, node);
-    } else if (s == id.import_statement) {
-      imports(&e, &id, node, false);
-    } else if (s == id.import_from_statement) {
-      imports(&e, &id, node, true);
-    }
-    if (e.oom) { status = 3; break; }
+    TSFieldId f = needs_field(id, s) ? ts_tree_cursor_current_field_id(&c) : 0;
+    handle(e, id, node, s, f, st, depth);
+    if (e->oom) { status = 3; break; }
     if (s < nsyms && is_ref[s]) {
-      if (out->nrefs == out->refcap) {
-        uint32_t ncap = out->refcap ? out->refcap * 2 : 1024;
-        grit_span *nr = realloc(out->refs, (size_t)ncap * sizeof(grit_span));
-        if (nr == NULL) { status = 3; break; }
-        out->refs = nr;
-        out->refcap = ncap;
-      }
-      grit_span *r = &out->refs[out->nrefs++];
-      r->start = ts_node_start_byte(node);
-      r->end = ts_node_end_byte(node);
+      if (!ref(e->out, ts_node_start_byte(node), ts_node_end_byte(node))) { status = 3; break; }
     } else if (ts_tree_cursor_goto_first_child(&c)) {
-      if (depth == stackcap) {
-        stackcap *= 2;
-        frame *ns = realloc(st, stackcap * sizeof(frame));
-        if (ns == NULL) { status = 3; break; }
-        st = ns;
-      }
-      st[depth++] = (frame){s, f, node};
+      if (!push_frame(&st, &depth, &stackcap, (frame){s, f, node})) { status = 3; break; }
       continue;
     }
     while (!ts_tree_cursor_goto_next_sibling(&c)) {
@@ -235,4 +250,169 @@ done:
   ts_tree_cursor_delete(&c);
   free(st);
   return status;
+}
+
+// A subtree whose children the raw walk is going through.
+typedef struct {
+  ts_subtree parent;
+  const ts_subtree *children;
+  uint32_t count, next;       // children, and the index of the next one
+  uint32_t structural;        // the next non-extra child's index, for aliases and fields
+  uint32_t pos;               // where the next child's padding starts (its start for the first)
+  const TSSymbol *aliases;    // the production's alias sequence, or NULL
+  const ts_field_map_entry *fields, *fields_end;
+  TSFieldId inherited;        // for a hidden subtree: the field its visible descendants get
+  bool visible;               // a frame was pushed for it
+} rentry;
+
+// raw_node makes a TSNode for a subtree (byte offsets only: rows and
+// columns are left 0, and nothing here reads them).
+static TSNode raw_node(const TSTree *tree, const ts_subtree *sub, uint32_t start, TSSymbol alias) {
+  return (TSNode){{start, 0, 0, alias}, sub, tree};
+}
+
+static void raw_open(rentry *r, const ts_language_front *lang, ts_subtree sub, uint32_t start, TSFieldId inherited, bool visible) {
+  r->parent = sub;
+  r->children = ts_sub_children(sub);
+  r->count = ts_sub_child_count(sub);
+  r->next = r->structural = 0;
+  r->pos = start;
+  r->aliases = NULL;
+  r->fields = r->fields_end = NULL;
+  r->inherited = inherited;
+  r->visible = visible;
+  if (r->count > 0) {
+    uint16_t prod = sub.ptr->production_id;
+    if (prod != 0 && lang->alias_sequences != NULL) r->aliases = &lang->alias_sequences[prod * lang->max_alias_sequence_length];
+    if (lang->field_count > 0) {
+      ts_map_slice sl = lang->field_map_slices[prod];
+      r->fields = &lang->field_map_entries[sl.index];
+      r->fields_end = r->fields + sl.length;
+    }
+  }
+}
+
+// raw_layout_ok checks tsinternal.h against the public API on root and its
+// first child: if they disagree the raw walk is not used.
+static bool raw_layout_ok(const TSLanguage *lang, TSNode root) {
+  const ts_subtree *sub = (const ts_subtree *)root.id;
+  const ts_language_front *lf = (const ts_language_front *)lang;
+  if (sub == NULL || sub->data.is_inline) return false;
+  TSSymbol s = ts_sub_symbol(*sub);
+  TSSymbol pub = s == TS_SYM_ERROR ? s : lf->public_symbol_map[s];
+  if (pub != ts_node_symbol(root) || ts_node_start_byte(root) + ts_sub_size(*sub) != ts_node_end_byte(root)) return false;
+  if (ts_sub_child_count(*sub) != ts_node_child_count(root)) return true; // hidden children: nothing more to compare simply
+  if (ts_sub_child_count(*sub) == 0) return true;
+  TSNode c0 = ts_node_child(root, 0);
+  ts_subtree first = ts_sub_children(*sub)[0];
+  return ts_node_start_byte(c0) == ts_node_start_byte(root) && ts_node_end_byte(c0) == ts_node_start_byte(root) + ts_sub_size(first);
+}
+
+// walk_raw is walk_cursor reading the subtrees directly: the same visible
+// nodes in the same order, with the same fields (a visible node's field is
+// its own in its parent, else the nearest one of the hidden subtrees it
+// sits in, as ts_tree_cursor_current_field_id finds it), at a fraction of
+// the cursor's cost.
+static int walk_raw(emitter *e, const py_ids *id, const TSLanguage *language, TSNode root, const uint8_t *is_ref, uint32_t nsyms,
+                    int64_t deadline) {
+  const ts_language_front *lang = (const ts_language_front *)language;
+  uint32_t depth = 0, stackcap = 64, n = 0, cap = 64;
+  frame *st = malloc(stackcap * sizeof(frame));
+  rentry *rs = malloc(cap * sizeof(rentry));
+  if (st == NULL || rs == NULL) { free(st); free(rs); return 3; }
+  int status = 0;
+  uint32_t steps = 0;
+  TSSymbol s = ts_node_symbol(root);
+  handle(e, id, root, s, 0, st, depth);
+  if (s < nsyms && is_ref[s]) {
+    if (!ref(e->out, ts_node_start_byte(root), ts_node_end_byte(root))) status = 3;
+    goto done;
+  }
+  if (!push_frame(&st, &depth, &stackcap, (frame){s, 0, root})) { status = 3; goto done; }
+  raw_open(&rs[n++], lang, *(const ts_subtree *)root.id, ts_node_start_byte(root), 0, true);
+  while (n > 0 && !e->oom) {
+    rentry *top = &rs[n - 1];
+    if (top->next == top->count) {
+      if (top->visible) depth--;
+      n--;
+      continue;
+    }
+    if (++steps == 4096) {
+      steps = 0;
+      if (deadline > 0 && walk_now_ns() > deadline) { status = 2; break; }
+    }
+    uint32_t i = top->next++;
+    const ts_subtree *child = &top->children[i];
+    uint32_t start = i == 0 ? top->pos : top->pos + ts_sub_padding(*child);
+    uint32_t end = start + ts_sub_size(*child);
+    top->pos = end;
+    bool extra = ts_sub_extra(*child);
+    TSSymbol alias = 0;
+    TSFieldId field = 0;
+    if (!extra) {
+      if (top->aliases != NULL) alias = top->aliases[top->structural];
+      for (const ts_field_map_entry *m = top->fields; m < top->fields_end; m++) {
+        if (!m->inherited && m->child_index == top->structural) { field = m->field_id; break; }
+      }
+      top->structural++;
+    }
+    // The field ts_tree_cursor_current_field_id gives this child (or, for
+    // a hidden one, passes on to its visible descendants).
+    TSFieldId f = extra ? 0 : (field ? field : top->inherited);
+    bool has_children = ts_sub_child_count(*child) > 0;
+    if (!(ts_sub_visible(*child) || alias != 0)) {
+      if (has_children) {
+        if (n == cap) {
+          cap *= 2;
+          rentry *nr = realloc(rs, cap * sizeof(rentry));
+          if (nr == NULL) { status = 3; break; }
+          rs = nr;
+          top = &rs[n - 1];
+        }
+        raw_open(&rs[n++], lang, *child, start, f, false);
+      }
+      continue;
+    }
+    TSSymbol raw = alias ? alias : ts_sub_symbol(*child);
+    s = raw == TS_SYM_ERROR ? raw : lang->public_symbol_map[raw];
+    TSNode node = raw_node(root.tree, child, start, alias);
+    handle(e, id, node, s, f, st, depth);
+    if (s < nsyms && is_ref[s]) {
+      if (!ref(e->out, start, end)) { status = 3; break; }
+      continue;
+    }
+    if (!has_children) continue;
+    if (!push_frame(&st, &depth, &stackcap, (frame){s, f, node})) { status = 3; break; }
+    if (n == cap) {
+      cap *= 2;
+      rentry *nr = realloc(rs, cap * sizeof(rentry));
+      if (nr == NULL) { status = 3; break; }
+      rs = nr;
+    }
+    raw_open(&rs[n++], lang, *child, start, 0, true);
+  }
+done:
+  if (e->oom) status = 3;
+  free(st);
+  free(rs);
+  return status;
+}
+
+// grit_walk_raw says whether grit_walk_python reads subtrees directly (1)
+// or goes through the cursor (0); tests compare the two.
+int grit_walk_raw = 1;
+uint64_t grit_walk_raw_trees = 0;
+
+uint64_t grit_raw_walks(void) { return __atomic_load_n(&grit_walk_raw_trees, __ATOMIC_RELAXED); }
+
+int grit_walk_python(const TSLanguage *lang, TSNode root, const uint32_t *caps, const uint8_t *is_ref, uint32_t nsyms,
+                     int64_t deadline, grit_result *out) {
+  py_ids id;
+  py_ids_init(lang, &id);
+  emitter e = {out, caps, 0, false};
+  if (grit_walk_raw && raw_layout_ok(lang, root)) {
+    __atomic_fetch_add(&grit_walk_raw_trees, 1, __ATOMIC_RELAXED);
+    return walk_raw(&e, &id, lang, root, is_ref, nsyms, deadline);
+  }
+  return walk_cursor(&e, &id, root, is_ref, nsyms, deadline);
 }

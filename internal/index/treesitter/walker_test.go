@@ -13,9 +13,26 @@ import (
 )
 
 // TestPythonWalkerMatchesQuery parses Python sources with the query and with
-// the C walk and wants identical results: the fixtures of this package and of
-// the index always, and every .py file of $GRIT_BENCH_REPO when it is set.
+// the C walk, both the one reading subtrees and the one through the cursor,
+// and wants identical results: the fixtures of this package and of the
+// index always, and every .py file of $GRIT_BENCH_REPO when it is set.
 func TestPythonWalkerMatchesQuery(t *testing.T) {
+	defer setRawWalk(true)
+	for _, raw := range []bool{true, false} {
+		setRawWalk(raw)
+		name := "cursor"
+		if raw {
+			name = "raw"
+		}
+		before := rawWalks()
+		t.Run(name, comparePythonWalker)
+		if took := rawWalks() - before; raw && took == 0 || !raw && took != 0 {
+			t.Errorf("%s walk: the raw walk took %d trees", name, took)
+		}
+	}
+}
+
+func comparePythonWalker(t *testing.T) {
 	p := New()
 	ctx := context.Background()
 	check := func(name string, src []byte) {
