@@ -210,12 +210,42 @@ func TestSearchScores(t *testing.T) {
 		res := searchFixture(t, fx, search.Query{Text: "remove_item leaves a stale subtotal", K: 50})
 		h := hitOf(t, res, "tests/test_cart.py", "test_remove_item")
 		s := h.Signals
-		others := s.Symbol + s.Path + s.Content + s.Lexical + s.Spread + s.Recency + s.Traceback + s.DefBoost
+		others := s.Symbol + s.Path + s.Content + s.Lexical + s.Spread + s.Recency + s.Traceback + s.File + s.DefBoost
 		if got, want := s.TestPenalty, -(1-search.TestDemotion)*others; math.Abs(got-want) > eps {
 			t.Errorf("test file: TestPenalty = %v, want −(1−TestDemotion)×(sum of the others) = %v", got, want)
 		}
 		if math.Abs(h.Score-search.TestDemotion*others) > eps {
 			t.Errorf("test file: Score = %v, want TestDemotion×%v", h.Score, others)
+		}
+	})
+
+	t.Run("file signal", func(t *testing.T) {
+		res := searchFixture(t, fx, search.Query{Text: "apply_coupon() raises KeyError", K: 50})
+		top := res.Files[0]
+		for _, h := range res.Hits {
+			if h.Def.Path != top.Path {
+				continue
+			}
+			if got, want := h.Signals.File, search.WeightFile; math.Abs(got-want) > eps {
+				t.Errorf("%s in the best file: File = %v, want WeightFile = %v", h.Def.QName, got, want)
+			}
+		}
+		for _, h := range res.Hits {
+			if h.Def.Path == top.Path {
+				continue
+			}
+			var fs float64
+			for _, f := range res.Files {
+				if f.Path == h.Def.Path {
+					fs = f.Score
+				}
+			}
+			if fs == 0 {
+				continue // its file ranks below the files listed
+			}
+			if got, want := h.Signals.File, search.WeightFile*fs/top.Score; math.Abs(got-want) > eps {
+				t.Errorf("%s: File = %v, want WeightFile×file score/best file score = %v", h.Def.QName, got, want)
+			}
 		}
 	})
 
@@ -264,5 +294,30 @@ func TestSearchBadInput(t *testing.T) {
 	}
 	if _, _, err := Search(context.Background(), filepath.Join(t.TempDir(), "missing"), search.Query{Text: "x"}, index.Options{}); err == nil {
 		t.Errorf("Search(missing repo) = nil error, want one naming it")
+	}
+}
+
+// TestSearchDispatch: a printer method named after a class the task names
+// gets DispatchShare of the class's own symbol score.
+func TestSearchDispatch(t *testing.T) {
+	fx := loadRankFixture(t, filepath.Join("..", "search", "testdata", "rank", "algebra.txtar"))
+	res := searchFixture(t, fx, search.Query{Text: "`Seq` renders with escaped brackets", K: 50})
+	cls := hitOf(t, res, "algebra/seq.py", "Seq")
+	for _, path := range []string{"algebra/printing/latex.py", "algebra/printing/str.py"} {
+		cn := "LatexPrinter"
+		if strings.HasSuffix(path, "str.py") {
+			cn = "StrPrinter"
+		}
+		h := hitOf(t, res, path, cn+"._print_Seq")
+		if got, want := h.Signals.Symbol, search.DispatchShare*cls.Signals.Symbol; math.Abs(got-want) > eps {
+			t.Errorf("%s._print_Seq: Symbol = %v, want DispatchShare×Symbol of Seq = %v", cn, got, want)
+		}
+		if h.Signals.DefBoost != 0 {
+			t.Errorf("%s._print_Seq: DefBoost = %v, want 0 (it does not define Seq)", cn, h.Signals.DefBoost)
+		}
+	}
+	other := hitOf(t, res, "algebra/printing/latex.py", "LatexPrinter._print_Interval")
+	if other.Signals.Symbol != 0 {
+		t.Errorf("_print_Interval: Symbol = %v, want 0 (Interval is not named)", other.Signals.Symbol)
 	}
 }

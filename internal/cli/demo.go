@@ -11,6 +11,7 @@ import (
 
 	"github.com/grit-dev/grit/internal/app"
 	"github.com/grit-dev/grit/internal/fix"
+	"github.com/grit-dev/grit/internal/search"
 )
 
 func newDemoCmd(e *env) *cobra.Command {
@@ -97,37 +98,10 @@ func passFail(ok bool) string {
 }
 
 // signalSummary lists a hit's non-zero signals, largest first.
-func signalSummary(s interface{}) string {
-	b, _ := json.Marshal(s)
-	var m map[string]float64
-	json.Unmarshal(b, &m)
-	type kv struct {
-		k string
-		v float64
-	}
-	var out []kv
-	for k, v := range m {
-		if v != 0 {
-			out = append(out, kv{k, v})
-		}
-	}
-	for i := range out {
-		for j := i + 1; j < len(out); j++ {
-			if absf(out[j].v) > absf(out[i].v) {
-				out[i], out[j] = out[j], out[i]
-			}
-		}
-	}
+func signalSummary(s search.Signals) string {
 	var parts []string
-	for _, p := range out {
-		parts = append(parts, fmt.Sprintf("%s %+.2f", p.k, p.v))
+	for _, p := range s.Top(len(s.List())) {
+		parts = append(parts, fmt.Sprintf("%s %+.2f", p.Name, p.Value))
 	}
 	return strings.Join(parts, ", ")
-}
-
-func absf(f float64) float64 {
-	if f < 0 {
-		return -f
-	}
-	return f
 }

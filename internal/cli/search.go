@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"text/tabwriter"
 	"unicode/utf8"
@@ -46,6 +45,11 @@ normalised to 0–1 and weighted:
   recency 0.3    files touched in the last 10 commits
   traceback 1.0  frames of Python, pytest, Go and JavaScript traces in the repository,
                  and the definitions whose source holds a quoted error message
+
+A definition also gets its file's standing (file 0.6: its file's score over the
+best file's), so the functions of the best files lead the list. A method named
+after a class the task names (a printer's _print_Foo for Foo) shares the class's
+symbol score.
 
 Code terms (code spans, snippets, error messages) weigh twice prose words in
 BM25. The site that defines a name written as code in prose gets a definition
@@ -194,18 +198,9 @@ func printSearch(w io.Writer, res *search.Result) {
 
 // topSignals names the three largest contributions: "symbol 0.80 lexical 0.62 content 0.30".
 func topSignals(s search.Signals) string {
-	type kv struct {
-		k string
-		v float64
-	}
-	all := []kv{{"symbol", s.Symbol}, {"defboost", s.DefBoost}, {"path", s.Path}, {"content", s.Content},
-		{"lexical", s.Lexical}, {"spread", s.Spread}, {"recency", s.Recency}, {"traceback", s.Traceback}, {"test", s.TestPenalty}}
-	sort.SliceStable(all, func(i, j int) bool { return abs(all[i].v) > abs(all[j].v) })
 	var parts []string
-	for _, x := range all[:3] {
-		if x.v != 0 {
-			parts = append(parts, fmt.Sprintf("%s %.2f", x.k, x.v))
-		}
+	for _, x := range s.Top(3) {
+		parts = append(parts, fmt.Sprintf("%s %.2f", x.Name, x.Value))
 	}
 	return strings.Join(parts, " ")
 }

@@ -258,16 +258,9 @@ func hitText(rank int, h search.Hit) string {
 // signalsText lists the non-zero signal contributions in a fixed order.
 func signalsText(s search.Signals) string {
 	var out []string
-	for _, x := range []struct {
-		name string
-		v    float64
-	}{
-		{"symbol", s.Symbol}, {"definition_boost", s.DefBoost}, {"path", s.Path}, {"content", s.Content},
-		{"lexical", s.Lexical}, {"spread", s.Spread}, {"recency", s.Recency}, {"traceback", s.Traceback},
-		{"test_penalty", s.TestPenalty},
-	} {
-		if x.v != 0 {
-			out = append(out, fmt.Sprintf("%s %+.3f", x.name, x.v))
+	for _, x := range s.List() {
+		if x.Value != 0 {
+			out = append(out, fmt.Sprintf("%s %+.3f", x.Name, x.Value))
 		}
 	}
 	return strings.Join(out, ", ")

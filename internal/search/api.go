@@ -13,7 +13,12 @@
 // everything here is safe for concurrent use.
 package search
 
-import "github.com/grit-dev/grit/internal/index"
+import (
+	"math"
+	"sort"
+
+	"github.com/grit-dev/grit/internal/index"
+)
 
 // Query is one search.
 type Query struct {
@@ -32,8 +37,36 @@ type Signals struct {
 	Spread      float64 `json:"spread"`
 	Recency     float64 `json:"recency"`
 	Traceback   float64 `json:"traceback"`
+	File        float64 `json:"file"` // definitions: their file's score relative to the best file's
 	DefBoost    float64 `json:"definition_boost"`
 	TestPenalty float64 `json:"test_penalty"`
+}
+
+// Signal is one named contribution to a score.
+type Signal struct {
+	Name  string  // as in Signals' JSON: "symbol", "definition_boost", ...
+	Value float64 // weighted: it is part of the score
+}
+
+// List gives the signals in a fixed order, named as in JSON, so every face
+// shows the same names.
+func (s Signals) List() []Signal {
+	return []Signal{{"symbol", s.Symbol}, {"definition_boost", s.DefBoost}, {"path", s.Path}, {"content", s.Content},
+		{"lexical", s.Lexical}, {"spread", s.Spread}, {"recency", s.Recency}, {"traceback", s.Traceback},
+		{"file", s.File}, {"test_penalty", s.TestPenalty}}
+}
+
+// Top gives the n largest non-zero signals by size (a penalty counts by
+// its size), largest first.
+func (s Signals) Top(n int) []Signal {
+	var all []Signal
+	for _, x := range s.List() {
+		if math.Abs(x.Value) >= 0.005 {
+			all = append(all, x)
+		}
+	}
+	sort.SliceStable(all, func(i, j int) bool { return math.Abs(all[i].Value) > math.Abs(all[j].Value) })
+	return all[:min(n, len(all))]
 }
 
 // Hit is one ranked definition.

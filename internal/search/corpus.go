@@ -41,11 +41,14 @@ type Corpus struct {
 	parentName []string // def → enclosing definition's name, or the file stem at top level
 	byName     map[string][]int
 	byLower    map[string][]int
-	fileBM25   *BM25
-	defBM25    *BM25
-	edges      map[string][]index.FileEdge // from → edges, both directions merged
-	recent     map[string]float64
-	allPaths   []string
+	// bySegment maps a capitalised segment of an underscored name to the
+	// definitions so named: "SeqFormula" → _print_SeqFormula.
+	bySegment map[string][]int
+	fileBM25  *BM25
+	defBM25   *BM25
+	edges     map[string][]index.FileEdge // from → edges, both directions merged
+	recent    map[string]float64
+	allPaths  []string
 	// nameTok maps a lower-cased name part, stemmed, to the definitions whose name has it.
 	nameTok map[string][]int32
 	// src holds each file's bytes and idents each identifier's occurrences,
@@ -179,12 +182,13 @@ func buildCorpus(ctx context.Context, ix *index.Index, files []index.File, oldDo
 	}
 	root := ix.Root()
 	c := &Corpus{
-		root:    root,
-		fileIdx: map[string]int{},
-		fileSet: map[string]bool{},
-		byName:  map[string][]int{},
-		byLower: map[string][]int{},
-		edges:   map[string][]index.FileEdge{},
+		root:      root,
+		fileIdx:   map[string]int{},
+		fileSet:   map[string]bool{},
+		byName:    map[string][]int{},
+		byLower:   map[string][]int{},
+		bySegment: map[string][]int{},
+		edges:     map[string][]index.FileEdge{},
 	}
 	byPath := map[string][]index.Def{}
 	for _, d := range all {
@@ -238,6 +242,13 @@ func buildCorpus(ctx context.Context, ix *index.Index, files []index.File, oldDo
 		c.byName[d.Name] = append(c.byName[d.Name], i)
 		l := strings.ToLower(d.Name)
 		c.byLower[l] = append(c.byLower[l], i)
+		if strings.Contains(d.Name, "_") {
+			for _, seg := range strings.Split(d.Name, "_") {
+				if seg != "" && seg[0] >= 'A' && seg[0] <= 'Z' && seg != d.Name {
+					c.bySegment[seg] = append(c.bySegment[seg], i)
+				}
+			}
+		}
 	}
 	// Tokenize files (reusing cached versions) in parallel.
 	docs := make([]*fileDoc, len(c.files))

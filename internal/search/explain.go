@@ -28,6 +28,7 @@ func (c *Corpus) explain(x *candidate, s Signals) []string {
 	add(s.Spread, "spread: %s", x.spreadWhy)
 	add(s.Recency, "recency: touched in the last %d commits", RecentCommits)
 	add(s.Traceback, "traceback: %s", x.tbWhy)
+	add(s.File, "file: in a file scoring %.2f of the best file", x.fileCtx)
 	add(s.TestPenalty, "demoted: a test, documentation, example or setup file the task is not about (×%.1f)", TestDemotion)
 	out := make([]string, 0, len(ls))
 	// Keep the order of the signals, strongest first.

@@ -30,12 +30,22 @@ const (
 	WeightRecency = 0.3
 	// WeightTraceback: a frame in the repository is direct evidence of where the failure runs.
 	WeightTraceback = 1.0
+	// WeightFile: a definition in the best-ranked file is likelier the one
+	// to change than an equally scored one in a weak file: a file's score
+	// gathers evidence (its path, its other definitions, the graph) that
+	// no single definition's own score sees.
+	WeightFile = 0.6
 
 	// ConstructorShare is what a called class's constructor (__init__,
 	// __new__) gets of the class's own symbol score: calling a class runs
 	// its constructor, so `Permutation([[0, 1], [0, 1]])` failing points
 	// into Permutation.__new__ as much as at the class.
 	ConstructorShare = 0.9
+
+	// DispatchShare is what a method named after a class the task names
+	// (`_print_SeqFormula` for SeqFormula) gets of the class's symbol
+	// score: printers and visitors write a class's behaviour there.
+	DispatchShare = 0.8
 
 	// DefinitionBoost multiplies the symbol signal of the site that defines a
 	// name written as code in the task, so it ranks above the sites that only use it.
@@ -59,10 +69,15 @@ const (
 	// source holds a quoted error message: it is almost always the raise site.
 	ErrorMessageScore = 0.9
 
-	// LexicalFileShare and LexicalSymbolShare split the lexical signal between
-	// the file as a whole (path and content) and the definition's own text.
+	// LexicalFileShare and LexicalSymbolShare split a file's lexical signal
+	// between the file as a whole (path and content) and its best definition.
 	LexicalFileShare   = 0.7
 	LexicalSymbolShare = 0.3
+	// DefLexicalFileShare is the file's part of a definition's lexical
+	// signal; the rest is the definition's own text. The file part only
+	// orders definitions across files, which the file signal (WeightFile)
+	// already does; within a file the definition's own words decide.
+	DefLexicalFileShare = 0.4
 
 	// TracebackDecay is what each frame further out from the innermost
 	// in-repository frame keeps of the traceback signal.
@@ -98,6 +113,7 @@ func Run(ctx context.Context, ix *index.Index, q Query) (*Result, error) {
 type candidate struct {
 	sym, path, content, lex, spread, recency, tb float64
 	lexFile                                      float64 // files: the whole-file BM25 part of lex
+	fileCtx                                      float64 // definitions: their file's score over the best file's
 	exactDef                                     bool
 	symWhy, spreadWhy, tbWhy                     string
 	contentTerms                                 []string
@@ -326,9 +342,17 @@ func (c *Corpus) Search(ctx context.Context, ix *index.Index, q Query, start tim
 		return c.files[x].path < c.files[y].path
 	})
 
-	// Definitions: each inherits its file's path, lexical and recency
-	// signals. Rank those with evidence of their own, and every definition
-	// of the best files.
+	// Definitions: each gets its file's standing (the file signal).
+	if len(forder) > 0 {
+		if top := fileScore[forder[0]]; top > 0 {
+			for i := range cands {
+				cands[i].fileCtx = math.Max(0, fileScore[c.defFile[i]]/top)
+			}
+		}
+	}
+	// Each inherits its file's path, lexical and recency signals. Rank
+	// those with evidence of their own, and every definition of the best
+	// files.
 	inTop := map[int]bool{}
 	for j := 0; j < len(forder) && j < fillerFiles; j++ {
 		inTop[forder[j]] = true
@@ -406,6 +430,7 @@ func (c *Corpus) signals(x *candidate, demote bool) Signals {
 		Spread:    WeightSpread * x.spread,
 		Recency:   WeightRecency * x.recency,
 		Traceback: WeightTraceback * x.tb,
+		File:      WeightFile * x.fileCtx,
 	}
 	if x.exactDef {
 		s.DefBoost = (DefinitionBoost - 1) * s.Symbol
@@ -417,7 +442,7 @@ func (c *Corpus) signals(x *candidate, demote bool) Signals {
 }
 
 func total(s Signals) float64 {
-	return s.Symbol + s.Path + s.Content + s.Lexical + s.Spread + s.Recency + s.Traceback + s.DefBoost + s.TestPenalty
+	return s.Symbol + s.Path + s.Content + s.Lexical + s.Spread + s.Recency + s.Traceback + s.File + s.DefBoost + s.TestPenalty
 }
 
 // specific is the part of a hit's score that is about the definition itself
@@ -489,6 +514,36 @@ func (c *Corpus) scoreSymbols(qi queryInfo, cands []candidate) {
 	}
 	for _, i := range visit {
 		c.scoreSymbol(qi, i, &cands[i])
+	}
+	c.scoreDispatch(qi, cands)
+}
+
+// scoreDispatch credits dispatch methods named after a class the task
+// names: a printer's or visitor's `_print_SeqFormula`, an `_eval_Foo`
+// handler. Such a method is where the class's behaviour in that module is
+// written, so it gets DispatchShare of the class's own symbol score.
+func (c *Corpus) scoreDispatch(qi queryInfo, cands []candidate) {
+	for name, w := range qi.identW {
+		ds := c.bySegment[name]
+		if len(ds) == 0 || w < SnippetWeight {
+			continue
+		}
+		cls := -1
+		for _, i := range c.byName[name] {
+			if c.defs[i].Kind == index.KindClass {
+				cls = i
+				break
+			}
+		}
+		if cls < 0 {
+			continue
+		}
+		v := DispatchShare * c.nameScore(cls, w)
+		for _, i := range ds {
+			if x := &cands[i]; v > x.sym {
+				x.sym, x.exactDef, x.symWhy = v, false, "a dispatch method for "+name+", which the task names"
+			}
+		}
 	}
 }
 
@@ -874,7 +929,8 @@ func (c *Corpus) innermostLine(fi, line int) int {
 // lexical signal mixes its own score and its best definition's,
 // LexicalFileShare : LexicalSymbolShare, so a file holding one very relevant
 // function is not lost in a long module; a definition's mixes its file's
-// and its own the same way. It returns each definition's own part.
+// and its own DefLexicalFileShare : the rest. It returns each definition's
+// own part.
 func (c *Corpus) scoreLexical(qi queryInfo, cands, fileC []candidate) []float64 {
 	fs := c.fileBM25.ScoreWeighted(qi.terms, qi.termW)
 	ds := c.defBM25.ScoreWeighted(qi.terms, qi.termW)
@@ -896,7 +952,7 @@ func (c *Corpus) scoreLexical(qi queryInfo, cands, fileC []candidate) []float64 
 		fileC[i].lex = LexicalFileShare*fileC[i].lexFile + LexicalSymbolShare*best
 	}
 	for i := range cands {
-		cands[i].lex = LexicalFileShare*fileC[c.defFile[i]].lexFile + LexicalSymbolShare*ds[i]
+		cands[i].lex = DefLexicalFileShare*fileC[c.defFile[i]].lexFile + (1-DefLexicalFileShare)*ds[i]
 	}
 	return ds
 }

@@ -195,7 +195,7 @@ func TestRenderLocate(t *testing.T) {
 		Files: []search.FileHit{{Path: "a.py", Score: 1.5}, {Path: "b.py", Score: 0.5}},
 		Note:  "query cut to 32 terms",
 	}
-	want := "1. a.py:3-9 A.f method 1.23 (traceback 0.60, symbol 0.50, content 0.10, test -0.20)\n" +
+	want := "1. a.py:3-9 A.f method 1.23 (traceback 0.60, symbol 0.50, test_penalty -0.20)\n" +
 		"2. b.py:1-2 g function 0.50 (path 0.50)\n" +
 		"Files: a.py 1.50, b.py 0.50\n" +
 		"Note: query cut to 32 terms"

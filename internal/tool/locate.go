@@ -5,7 +5,6 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/grit-dev/grit/internal/search"
@@ -110,25 +109,11 @@ func renderLocate(res *search.Result, k int) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// topSignals names the n largest contributions, plus a test penalty if any.
+// topSignals names the n largest contributions.
 func topSignals(s search.Signals, n int) string {
-	type sig struct {
-		name string
-		v    float64
-	}
-	all := []sig{
-		{"symbol", s.Symbol}, {"path", s.Path}, {"content", s.Content}, {"lexical", s.Lexical},
-		{"spread", s.Spread}, {"recency", s.Recency}, {"traceback", s.Traceback}, {"def", s.DefBoost},
-	}
-	sort.SliceStable(all, func(i, j int) bool { return all[i].v > all[j].v })
 	var parts []string
-	for _, x := range all[:n] {
-		if x.v > 0.005 {
-			parts = append(parts, fmt.Sprintf("%s %.2f", x.name, x.v))
-		}
-	}
-	if s.TestPenalty != 0 {
-		parts = append(parts, fmt.Sprintf("test %.2f", -abs(s.TestPenalty)))
+	for _, x := range s.Top(n) {
+		parts = append(parts, fmt.Sprintf("%s %.2f", x.Name, x.Value))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -320,7 +320,7 @@
 
   // ---------- search and results ----------
 
-  const SIGNALS = ["symbol", "path", "content", "lexical", "spread", "recency", "traceback", "definition_boost", "test_penalty"];
+  const SIGNALS = ["symbol", "path", "content", "lexical", "spread", "recency", "traceback", "file", "definition_boost", "test_penalty"];
   const SIGNAL_LABEL = { definition_boost: "definition", test_penalty: "test penalty" };
 
   async function runSearch() {
