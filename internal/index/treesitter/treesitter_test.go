@@ -142,6 +142,16 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("def name %q != bytes %q", d.Name, src[d.NameStart:d.NameEnd])
 			}
 		}
+		// Python: the walk (reading subtrees) must give what the query gives.
+		if strings.HasSuffix(name, ".py") {
+			want, err := p.parse(context.Background(), name, []byte(src), false)
+			if err != nil {
+				t.Fatalf("query parse failed where the walk did not: %v", err)
+			}
+			if diff := cmp.Diff(want, out); diff != "" {
+				t.Fatalf("walk differs from query (-query +walk):\n%s", diff)
+			}
+		}
 	})
 }
 
