@@ -298,7 +298,8 @@ func TestSearchBadInput(t *testing.T) {
 }
 
 // TestSearchDispatch: a printer method named after a class the task names
-// gets DispatchShare of the class's own symbol score.
+// gets DispatchShare of the class's own symbol score, plus
+// DispatchFileShare of its file's standing.
 func TestSearchDispatch(t *testing.T) {
 	fx := loadRankFixture(t, filepath.Join("..", "search", "testdata", "rank", "algebra.txtar"))
 	res := searchFixture(t, fx, search.Query{Text: "`Seq` renders with escaped brackets", K: 50})
@@ -309,8 +310,10 @@ func TestSearchDispatch(t *testing.T) {
 			cn = "StrPrinter"
 		}
 		h := hitOf(t, res, path, cn+"._print_Seq")
-		if got, want := h.Signals.Symbol, search.DispatchShare*cls.Signals.Symbol; math.Abs(got-want) > eps {
-			t.Errorf("%s._print_Seq: Symbol = %v, want DispatchShare×Symbol of Seq = %v", cn, got, want)
+		standing := h.Signals.File / search.WeightFile
+		want := math.Min(search.WeightSymbol, search.DispatchShare*cls.Signals.Symbol+search.WeightSymbol*search.DispatchFileShare*standing)
+		if got := h.Signals.Symbol; math.Abs(got-want) > eps {
+			t.Errorf("%s._print_Seq: Symbol = %v, want DispatchShare×Symbol of Seq + WeightSymbol×DispatchFileShare×standing (%v) = %v", cn, got, standing, want)
 		}
 		if h.Signals.DefBoost != 0 {
 			t.Errorf("%s._print_Seq: DefBoost = %v, want 0 (it does not define Seq)", cn, h.Signals.DefBoost)
@@ -319,5 +322,27 @@ func TestSearchDispatch(t *testing.T) {
 	other := hitOf(t, res, "algebra/printing/latex.py", "LatexPrinter._print_Interval")
 	if other.Signals.Symbol != 0 {
 		t.Errorf("_print_Interval: Symbol = %v, want 0 (Interval is not named)", other.Signals.Symbol)
+	}
+}
+
+// TestSearchOperations: a special method gets OperationShare of its file's
+// standing on its symbol signal when the task performs the operation it
+// implements (here instantiation, which runs __init__), and nothing when
+// the task does not.
+func TestSearchOperations(t *testing.T) {
+	fx := loadRankFixture(t, filepath.Join("..", "search", "testdata", "rank", "algebra.txtar"))
+	plain := hitOf(t, searchFixture(t, fx, search.Query{Text: "Interval loses left_open", K: 50}), "algebra/sets.py", "Interval.__init__")
+	res := searchFixture(t, fx, search.Query{Text: "Interval loses left_open on instantiation", K: 50})
+	init := hitOf(t, res, "algebra/sets.py", "Interval.__init__")
+	standing := init.Signals.File / search.WeightFile
+	if standing <= 0 {
+		t.Fatalf("Interval.__init__: File = %v, want > 0 (sets.py holds the named class)", init.Signals.File)
+	}
+	want := math.Min(search.WeightSymbol, plain.Signals.Symbol+search.WeightSymbol*search.OperationShare*standing)
+	if got := init.Signals.Symbol; math.Abs(got-want) > eps {
+		t.Errorf("Interval.__init__: Symbol = %v, want Symbol without the operation (%v) + WeightSymbol×OperationShare×standing (%v) = %v", got, plain.Signals.Symbol, standing, want)
+	}
+	if other := hitOf(t, res, "algebra/sets.py", "Interval.contains"); other.Signals.Symbol != 0 {
+		t.Errorf("Interval.contains: Symbol = %v, want 0 (it implements no operation the task performs)", other.Signals.Symbol)
 	}
 }

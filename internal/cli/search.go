@@ -49,7 +49,9 @@ normalised to 0–1 and weighted:
 A definition also gets its file's standing (file 0.6: its file's score over the
 best file's), so the functions of the best files lead the list. A method named
 after a class the task names (a printer's _print_Foo for Foo) shares the class's
-symbol score.
+symbol score, and more in the best files. A special method gets a share of its
+file's standing when the task performs its operation: str(x) runs __str__,
+a == b runs __eq__, instantiating a class runs __init__ and __new__.
 
 Code terms (code spans, snippets, error messages) weigh twice prose words in
 BM25. The site that defines a name written as code in prose gets a definition

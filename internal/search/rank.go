@@ -132,6 +132,7 @@ type queryInfo struct {
 	aboutTests bool
 	named      map[string]bool // repository files the task writes by path
 	frames     []Frame
+	ops        map[string]string // special method → the operation in the task that runs it
 	note       []string
 }
 
@@ -219,6 +220,7 @@ func (c *Corpus) analyse(q Query) queryInfo {
 		frames = append(frames, f)
 	}
 	qi.frames = ResolveFrames(frames, c.fileSet)
+	qi.ops = operations(text)
 	return qi
 }
 
@@ -350,6 +352,7 @@ func (c *Corpus) Search(ctx context.Context, ix *index.Index, q Query, start tim
 			}
 		}
 	}
+	c.scoreOperations(qi, cands)
 	// Each inherits its file's path, lexical and recency signals. Rank
 	// those with evidence of their own, and every definition of the best
 	// files.
