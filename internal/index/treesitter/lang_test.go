@@ -156,17 +156,14 @@ func TestLangFixtures(t *testing.T) {
 				t.Errorf("Parse(%s) defs (-want +got):\n%s", tt.file, diff)
 			}
 			checkRanges(t, tt.file, src, out.Defs)
-			var calls, imps []string
+			var calls []string
 			for _, c := range out.Calls {
 				calls = append(calls, c.Callee+"@"+c.Caller)
-			}
-			for _, i := range out.Imports {
-				imps = append(imps, i.Module+"|"+strings.Join(i.Names, ",")+"|"+i.Alias)
 			}
 			if got := strings.Join(calls, " "); got != tt.calls {
 				t.Errorf("Parse(%s) calls = %q, want %q", tt.file, got, tt.calls)
 			}
-			if got := strings.Join(imps, " "); got != tt.imports {
+			if got := importsString(out.Imports); got != tt.imports {
 				t.Errorf("Parse(%s) imports = %q, want %q", tt.file, got, tt.imports)
 			}
 			if (out.Errors > 0) != tt.broken {
@@ -250,12 +247,8 @@ func TestSideEffectImports(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got []string
-		for _, i := range out.Imports {
-			got = append(got, i.Module+"|"+strings.Join(i.Names, ",")+"|"+i.Alias)
-		}
-		if want := "./polyfill|| ./y||x ./z||z ./ab|| ./side||"; strings.Join(got, " ") != want {
-			t.Errorf("Parse(%s) imports = %q, want %q", file, strings.Join(got, " "), want)
+		if got, want := importsString(out.Imports), "./polyfill|| ./y||x ./z||z ./ab|| ./side||"; got != want {
+			t.Errorf("Parse(%s) imports = %q, want %q", file, got, want)
 		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/grit-dev/grit/internal/index"
 )
 
 func TestLang(t *testing.T) {
@@ -34,14 +36,19 @@ func TestParsePythonImports(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, i := range out.Imports {
-		got = append(got, i.Module+"|"+strings.Join(i.Names, ",")+"|"+i.Alias)
-	}
 	want := "os|| sys||system .|sibling| ..pkg.mod|a,c| ..pkg.mod|b|bee x|*|"
-	if strings.Join(got, " ") != want {
-		t.Errorf("imports = %q, want %q", strings.Join(got, " "), want)
+	if got := importsString(out.Imports); got != want {
+		t.Errorf("imports = %q, want %q", got, want)
 	}
+}
+
+// importsString writes imports as "module|names|alias", joined by spaces.
+func importsString(imps []index.Import) string {
+	var out []string
+	for _, i := range imps {
+		out = append(out, i.Module+"|"+strings.Join(i.Names, ",")+"|"+i.Alias)
+	}
+	return strings.Join(out, " ")
 }
 
 func TestParseCallers(t *testing.T) {
@@ -176,20 +183,17 @@ func TestParseJSTS(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Parse(%s) = %v", tt.file, err)
 		}
-		var defs, imps []string
+		var defs []string
 		for _, d := range out.Defs {
 			defs = append(defs, d.Kind+" "+d.QName)
 			if tt.src[d.NameStart:d.NameEnd] != d.Name {
 				t.Errorf("%s %s: name bytes %q", tt.file, d.QName, tt.src[d.NameStart:d.NameEnd])
 			}
 		}
-		for _, i := range out.Imports {
-			imps = append(imps, i.Module+"|"+strings.Join(i.Names, ",")+"|"+i.Alias)
-		}
 		if got := strings.Join(defs, "; "); got != tt.defs {
 			t.Errorf("Parse(%s) defs = %q, want %q", tt.file, got, tt.defs)
 		}
-		if got := strings.Join(imps, " "); got != tt.imports {
+		if got := importsString(out.Imports); got != tt.imports {
 			t.Errorf("Parse(%s) imports = %q, want %q", tt.file, got, tt.imports)
 		}
 	}
