@@ -130,10 +130,13 @@ func (w *writer) resolveCalls(ctx context.Context) error {
 		var names []int64
 		for _, f := range files {
 			if _, ok := w.newCalls[f]; ok {
-				w.newCalls[f].each(func(_, name int64, _ []byte) error {
+				err := w.newCalls[f].each(func(_, name int64, _ []byte) error {
 					names = append(names, name)
 					return nil
 				})
+				if err != nil {
+					return err
+				}
 				continue
 			}
 			cs, err := w.storedCalls(ctx, f)

@@ -254,7 +254,6 @@ done:
 
 // A subtree whose children the raw walk is going through.
 typedef struct {
-  ts_subtree parent;
   const ts_subtree *children;
   uint32_t count, next;       // children, and the index of the next one
   uint32_t structural;        // the next non-extra child's index, for aliases and fields
@@ -265,6 +264,19 @@ typedef struct {
   bool visible;               // a frame was pushed for it
 } rentry;
 
+// next_entry grows the entry stack by one and returns the new top (NULL if
+// out of memory); pointers into the stack are stale after it.
+static rentry *next_entry(rentry **rs, uint32_t *n, uint32_t *cap) {
+  if (*n == *cap) {
+    uint32_t ncap = *cap * 2;
+    rentry *nr = realloc(*rs, ncap * sizeof(rentry));
+    if (nr == NULL) return NULL;
+    *rs = nr;
+    *cap = ncap;
+  }
+  return &(*rs)[(*n)++];
+}
+
 // raw_node makes a TSNode for a subtree (byte offsets only: rows and
 // columns are left 0, and nothing here reads them).
 static TSNode raw_node(const TSTree *tree, const ts_subtree *sub, uint32_t start, TSSymbol alias) {
@@ -272,7 +284,6 @@ static TSNode raw_node(const TSTree *tree, const ts_subtree *sub, uint32_t start
 }
 
 static void raw_open(rentry *r, const ts_language_front *lang, ts_subtree sub, uint32_t start, TSFieldId inherited, bool visible) {
-  r->parent = sub;
   r->children = ts_sub_children(sub);
   r->count = ts_sub_child_count(sub);
   r->next = r->structural = 0;
@@ -362,14 +373,9 @@ static int walk_raw(emitter *e, const py_ids *id, const TSLanguage *language, TS
     bool has_children = ts_sub_child_count(*child) > 0;
     if (!(ts_sub_visible(*child) || alias != 0)) {
       if (has_children) {
-        if (n == cap) {
-          cap *= 2;
-          rentry *nr = realloc(rs, cap * sizeof(rentry));
-          if (nr == NULL) { status = 3; break; }
-          rs = nr;
-          top = &rs[n - 1];
-        }
-        raw_open(&rs[n++], lang, *child, start, f, false);
+        rentry *r = next_entry(&rs, &n, &cap);
+        if (r == NULL) { status = 3; break; }
+        raw_open(r, lang, *child, start, f, false);
       }
       continue;
     }
@@ -383,13 +389,9 @@ static int walk_raw(emitter *e, const py_ids *id, const TSLanguage *language, TS
     }
     if (!has_children) continue;
     if (!push_frame(&st, &depth, &stackcap, (frame){s, f, node})) { status = 3; break; }
-    if (n == cap) {
-      cap *= 2;
-      rentry *nr = realloc(rs, cap * sizeof(rentry));
-      if (nr == NULL) { status = 3; break; }
-      rs = nr;
-    }
-    raw_open(&rs[n++], lang, *child, start, 0, true);
+    rentry *r = next_entry(&rs, &n, &cap);
+    if (r == NULL) { status = 3; break; }
+    raw_open(r, lang, *child, start, 0, true);
   }
 done:
   if (e->oom) status = 3;
