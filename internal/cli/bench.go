@@ -228,12 +228,18 @@ func benchIndex(ctx context.Context, e *env, root string) (*benchIndexReport, er
 		r.DBRatio = float64(r.DBBytes) / float64(r.SourceBytes)
 	}
 	step("bare tree-sitter parse")
-	cpu0 := selfCPU()
-	bare, err := app.BareParse(ctx, root, paths, r.Workers)
-	if err != nil {
-		return nil, err
+	// The peer gets the better of two runs: the first also warms malloc's
+	// heaps and the page cache, which the index's own run paid for.
+	for range 2 {
+		cpu0 := selfCPU()
+		bare, err := app.BareParse(ctx, root, paths, r.Workers)
+		if err != nil {
+			return nil, err
+		}
+		if cpu := ms(selfCPU() - cpu0); r.BareParseMS == 0 || ms(bare) < r.BareParseMS {
+			r.BareParseMS, r.BareCPUMS = ms(bare), cpu
+		}
 	}
-	r.BareParseMS, r.BareCPUMS = ms(bare), ms(selfCPU()-cpu0)
 	if r.BareParseMS > 0 {
 		r.BareRatio = r.ColdMS / r.BareParseMS
 	}
@@ -241,7 +247,7 @@ func benchIndex(ctx context.Context, e *env, root string) (*benchIndexReport, er
 		r.BareCPURatio = r.ColdCPUMS / r.BareCPUMS
 	}
 	step("parse + extraction")
-	cpu0 = selfCPU()
+	cpu0 := selfCPU()
 	ext, err := app.ParseExtract(ctx, root, paths, r.Workers)
 	if err != nil {
 		return nil, err

@@ -5,9 +5,11 @@
 #include <string.h>
 #include <time.h>
 #include "extract.h"
+#include "arena.h"
 
 void grit_use_default_allocator(void) {
-  ts_set_allocator(NULL, NULL, NULL, NULL);
+  // malloc directly, or the parse's arena (arena.c).
+  ts_set_allocator(grit_alloc_malloc, grit_alloc_calloc, grit_alloc_realloc, grit_alloc_free);
   // glibc gives each thread that mallocs its own arena and keeps what is
   // freed there: with parsers on every core that is tens of megabytes of
   // resident memory for no speed gained.
@@ -86,30 +88,36 @@ done:
   return ok;
 }
 
-void grit_extract(TSParser *p, const TSLanguage *lang, const TSQuery *q, const uint32_t *walk_caps,
+void grit_extract(grit_arena *arena, TSParser *p, const TSLanguage *lang, const TSQuery *q, const uint32_t *walk_caps,
                   const uint8_t *is_ref, uint32_t nsyms, const char *src, uint32_t len, int64_t budget_ns,
                   grit_result *out) {
   // Keep the buffers of the last file: growing them again is malloc churn.
   out->n = out->nrefs = out->errors = 0;
   out->status = 0;
   input_t in = {src, len, budget_ns > 0 ? now_ns() + budget_ns : 0};
+  if (arena != NULL) {
+    // Everything from here to grit_arena_leave lives in the arena, the
+    // parser included: one made per file keeps no pointer into it.
+    grit_arena_enter(arena);
+    p = ts_parser_new();
+  }
   ts_parser_set_language(p, lang);
   TSInput input = {&in, read_input, 0, NULL};
   TSParseOptions popts = {&in, parse_progress};
   TSTree *tree = ts_parser_parse_with_options(p, NULL, input, popts);
+  TSQueryCursor *qc = NULL;
   if (tree == NULL) {
-    ts_parser_reset(p);
+    if (arena == NULL) ts_parser_reset(p);
     out->status = (in.deadline > 0 && now_ns() > in.deadline) ? 1 : 4;
-    return;
+    goto done;
   }
   TSNode root = ts_tree_root_node(tree);
   out->errors = count_errors(root);
   if (walk_caps != NULL) {
     out->status = grit_walk_python(lang, root, walk_caps, is_ref, nsyms, in.deadline, out);
-    ts_tree_delete(tree);
-    return;
+    goto done;
   }
-  TSQueryCursor *qc = ts_query_cursor_new();
+  qc = ts_query_cursor_new();
   TSQueryCursorOptions qopts = {&in, query_progress};
   ts_query_cursor_exec_with_options(qc, q, root, &qopts);
   TSQueryMatch m;
@@ -137,11 +145,17 @@ void grit_extract(TSParser *p, const TSLanguage *lang, const TSQuery *q, const u
   if (in.deadline > 0 && now_ns() > in.deadline) { out->status = 2; goto done; }
   if (!collect_refs(root, is_ref, nsyms, out)) out->status = 3;
 done:
-  ts_query_cursor_delete(qc);
-  ts_tree_delete(tree);
+  if (qc != NULL) ts_query_cursor_delete(qc);
+  if (arena == NULL) {
+    if (tree != NULL) ts_tree_delete(tree);
+    return;
+  }
+  // The tree dies with the arena; only what spilled to malloc (a file too
+  // large for the arena's chunks) needs the walk that frees it.
+  if (tree != NULL && arena->spilled) ts_tree_delete(tree);
+  ts_parser_delete(p); // runs the external scanner's destroy, which uses libc's free
+  grit_arena_leave(arena, GRIT_ARENA_KEEP);
 }
-
-void grit_trim(void) { malloc_trim(0); }
 
 void grit_result_free(grit_result *r) {
   free(r->caps);

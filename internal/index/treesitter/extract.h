@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "arena.h"
+
 typedef struct TSLanguage TSLanguage;
 typedef struct TSParser TSParser;
 typedef struct TSTree TSTree;
@@ -103,10 +105,11 @@ typedef struct grit_result {
   int status;       // 0 ok, 1 budget exceeded while parsing, 2 while querying, 3 out of memory, 4 no tree
 } grit_result;
 
-// grit_use_default_allocator makes tree-sitter use malloc directly and caps
-// glibc's malloc arenas.
+// grit_use_default_allocator installs arena.c's allocator (malloc directly,
+// outside a parse with an arena) and caps glibc's malloc arenas.
 void grit_use_default_allocator(void);
-// grit_extract parses src with p (set to lang), runs q, and collects the
+// grit_extract parses src with p (set to lang), or with a parser of its own
+// allocated in arena when that is not NULL, runs q, and collects the
 // captures and references into out, whose buffers are reused from the last
 // call (zero it before the first; grit_result_free releases them). It also
 // collects the references: one walk over the tree that records every node whose symbol s
@@ -114,7 +117,7 @@ void grit_use_default_allocator(void);
 // byte offsets only: rows and columns are cheaper to compute in Go.
 // With walk_caps set (Python only), the hand-written walk of walk_python.c
 // replaces the query q: walk_caps[GRIT_PY_x] is q's capture id for each role.
-void grit_extract(TSParser *p, const TSLanguage *lang, const TSQuery *q, const uint32_t *walk_caps,
+void grit_extract(grit_arena *arena, TSParser *p, const TSLanguage *lang, const TSQuery *q, const uint32_t *walk_caps,
                   const uint8_t *is_ref, uint32_t nsyms, const char *src, uint32_t len, int64_t budget_ns,
                   grit_result *out);
 
@@ -133,8 +136,6 @@ int grit_walk_python(const TSLanguage *lang, TSNode root, const uint32_t *caps, 
 extern int grit_walk_raw;
 uint64_t grit_raw_walks(void); // how many trees the raw walk has taken (tests)
 void grit_result_free(grit_result *r);
-// grit_trim gives the memory malloc holds free back to the system.
-void grit_trim(void);
 // grit_parse_only parses and frees the tree: the bare cost benchmarks compare with.
 int grit_parse_only(TSParser *p, const TSLanguage *lang, const char *src, uint32_t len);
 

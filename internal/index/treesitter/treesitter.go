@@ -152,11 +152,6 @@ func (p *Parser) parse(ctx context.Context, file string, src []byte, walk bool) 
 	}
 	cp := getParser()
 	defer putParser(cp)
-	if len(src) >= trimAfter {
-		// A large tree leaves malloc's heap fragmented and large; left
-		// alone, a cold index of a big repository keeps tens of megabytes.
-		defer C.grit_trim()
-	}
 	res := cp.res
 	var isRef *C.uint8_t
 	if len(q.isRef) > 0 {
@@ -166,7 +161,11 @@ func (p *Parser) parse(ctx context.Context, file string, src []byte, walk bool) 
 	if walk && len(q.walkCaps) > 0 {
 		walkCaps = (*C.uint32_t)(unsafe.Pointer(&q.walkCaps[0]))
 	}
-	C.grit_extract(cp.p, l.ptr, q.ptr, walkCaps, isRef, C.uint32_t(len(q.isRef)), srcPtr, C.uint32_t(len(src)), C.int64_t(budget.Nanoseconds()), res)
+	arena := cp.arena
+	if !useArena {
+		arena = nil
+	}
+	C.grit_extract(arena, cp.p, l.ptr, q.ptr, walkCaps, isRef, C.uint32_t(len(q.isRef)), srcPtr, C.uint32_t(len(src)), C.int64_t(budget.Nanoseconds()), res)
 	if res.status == 1 || res.status == 4 {
 		// The parse was halted or failed. tree-sitter 0.25's ts_parser_reset
 		// does not clear a parser's canceled_balancing flag, so the next parse
@@ -199,15 +198,29 @@ func (p *Parser) parse(ctx context.Context, file string, src []byte, walk bool) 
 
 var empty = []byte{0}
 
-// cparser is a C parser with the result buffers of its last extraction.
+// cparser is a C parser with the result buffers of its last extraction and
+// the arena its parses allocate from (C memory, both).
 type cparser struct {
-	p   *C.TSParser
-	res *C.grit_result // C memory
+	p     *C.TSParser
+	res   *C.grit_result
+	arena *C.grit_arena
 }
 
-// trimAfter is the file size from which Parse trims malloc's heap after
-// the file: a few files are that large, and trimming is cheap next to them.
-const trimAfter = 64 << 10
+// useArena makes Parse allocate each file's tree in a per-file arena
+// (arena.c), the default; off, tree-sitter allocates with malloc. Tests
+// compare the two. Set it before parsing starts.
+var useArena = true
+
+// setArenaLimit caps the chunks a parse's arena may map (tests make files
+// spill to malloc with 1); it returns the previous cap.
+func setArenaLimit(n int) int {
+	old := int(C.grit_arena_limit)
+	C.grit_arena_limit = C.int(n)
+	return old
+}
+
+// arenaSpills is how many parses ran out of arena and finished with malloc.
+func arenaSpills() uint64 { return uint64(C.grit_arena_spills()) }
 
 // maxKeptResult is how many captures or references a parser's buffers may
 // keep between files (more are freed once the file is done).
@@ -227,7 +240,11 @@ func getParser() *cparser {
 		parsers.free = parsers.free[:n-1]
 		return p
 	}
-	return &cparser{p: C.ts_parser_new(), res: (*C.grit_result)(C.calloc(1, C.sizeof_grit_result))}
+	return &cparser{
+		p:     C.ts_parser_new(),
+		res:   (*C.grit_result)(C.calloc(1, C.sizeof_grit_result)),
+		arena: (*C.grit_arena)(C.calloc(1, C.sizeof_grit_arena)),
+	}
 }
 
 // renew replaces the C parser with a fresh one.
@@ -248,6 +265,7 @@ func putParser(p *cparser) {
 	}
 	C.grit_result_free(p.res)
 	C.free(unsafe.Pointer(p.res))
+	C.grit_arena_free(p.arena)
 	C.ts_parser_delete(p.p)
 }
 

@@ -1,0 +1,112 @@
+package treesitter
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// TestArenaMatchesMalloc parses every fixture, in every language, with the
+// per-file arena and with malloc, and wants identical results; also with an
+// arena of one chunk, so that larger files spill to malloc halfway through
+// a parse; and every supported file of $GRIT_BENCH_REPO when it is set.
+func TestArenaMatchesMalloc(t *testing.T) {
+	p := New()
+	ctx := context.Background()
+	check := func(name string, src []byte) {
+		t.Helper()
+		file, _, _ := strings.Cut(name, " (")
+		useArena = false
+		want, werr := p.Parse(ctx, file, src)
+		useArena = true
+		got, gerr := p.Parse(ctx, file, src)
+		if werr != nil && gerr != nil && p.Lang(file) == "" {
+			t.Fatalf("parse(%q): %v", name, werr)
+		}
+		if (werr != nil) != (gerr != nil) {
+			t.Errorf("parse(%q): arena error %v, malloc error %v", name, gerr, werr)
+			return
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("parse(%q): arena differs from malloc (-malloc +arena):\n%s", name, diff)
+		}
+	}
+	defer func() { useArena = true }()
+
+	var fixtures []txtar.File
+	for _, file := range []string{"testdata/walker.txtar", "../testdata/repo.txtar"} {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fixtures = append(fixtures, ar.Files...)
+	}
+	err := filepath.WalkDir("testdata/langs", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		fixtures = append(fixtures, txtar.File{Name: path, Data: src})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A large file: its tree needs more than the arena's first chunk.
+	var big strings.Builder
+	for i := range 3000 {
+		big.WriteString("def f" + strings.Repeat("x", i%50) + "(a, b=[1, 2, {3: 4}]):\n    return g(a).h[b] + 'text'\n\n")
+	}
+	fixtures = append(fixtures, txtar.File{Name: "big.py", Data: []byte(big.String())})
+
+	for _, f := range fixtures {
+		if p.Lang(f.Name) != "" {
+			check(f.Name, f.Data)
+		}
+	}
+	before := arenaSpills()
+	old := setArenaLimit(1)
+	for _, f := range fixtures {
+		if p.Lang(f.Name) != "" {
+			check(f.Name+" (spilling)", f.Data)
+		}
+	}
+	setArenaLimit(old)
+	if arenaSpills() == before {
+		t.Errorf("no parse spilled out of a one-chunk arena: the spill path went untested")
+	}
+
+	root := os.Getenv("GRIT_BENCH_REPO")
+	if root == "" {
+		return
+	}
+	n := 0
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != root && strings.HasPrefix(d.Name(), ".") {
+			return filepath.SkipDir
+		}
+		if d.Type().IsRegular() && p.Lang(path) != "" {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			check(path, src)
+			check(path+" (first half)", src[:len(src)/2])
+			n++
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d files of %s compared", n, root)
+}
