@@ -130,18 +130,38 @@ func (ix *Index) loadStored(ctx context.Context) (map[string]*storedFile, error)
 
 func (ix *Index) update(ctx context.Context, only []string) (Stats, error) {
 	var st Stats
+	// The walk (system calls) and reading the stored files (SQLite) are
+	// independent: a warm update is mostly the two, so they overlap.
+	type walked struct {
+		seen    []seenFile
+		skipped []Skipped
+		err     error
+	}
+	var walkc chan walked
+	if only == nil {
+		walkc = make(chan walked, 1)
+		go func() {
+			var w walked
+			w.seen, w.skipped, _, w.err = walk(ix.root, ix.parser, ix.opts.MaxFileSize)
+			walkc <- w
+		}()
+	}
 	stored, err := ix.loadStored(ctx)
 	if err != nil {
+		if walkc != nil {
+			<-walkc
+		}
 		return st, fmt.Errorf("update: %w", err)
 	}
 	var seen []seenFile
 	var removed []string
 	if only == nil {
-		var skipped []Skipped
-		seen, skipped, _, err = walk(ix.root, ix.parser, ix.opts.MaxFileSize)
-		if err != nil {
-			return st, err
+		w := <-walkc
+		if w.err != nil {
+			return st, w.err
 		}
+		seen = w.seen
+		skipped := w.skipped
 		st.Skipped = append(st.Skipped, skipped...)
 		onDisk := make(map[string]bool, len(seen))
 		for _, s := range seen {

@@ -6,9 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // seenFile is a source file the walk found.
@@ -32,6 +34,7 @@ func walk(root string, p Parser, maxSize int64) (files []seenFile, skipped []Ski
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("walk %s: %w", root, err)
 	}
+	var pending []pendingFile
 	var visit func(dir, rel string) error
 	visit = func(dir, rel string) error {
 		ents, err := os.ReadDir(dir)
@@ -81,7 +84,10 @@ func walk(root string, p Parser, maxSize int64) (files []seenFile, skipped []Ski
 			var info fs.FileInfo
 			switch {
 			case typ.IsRegular():
-				info, err = e.Info()
+				// Stat later, many at once (statAll).
+				pending = append(pending, pendingFile{full: full, rel: r, lang: lang, at: len(files)})
+				files = append(files, seenFile{})
+				continue
 			case typ&fs.ModeSymlink != 0:
 				target, lerr := filepath.EvalSymlinks(full)
 				if lerr != nil {
@@ -113,8 +119,59 @@ func walk(root string, p Parser, maxSize int64) (files []seenFile, skipped []Ski
 	if err := visit(root, ""); err != nil {
 		return nil, nil, nil, err
 	}
+	// Fill the regular files' slots; drop those that vanished or are too large.
+	infos, errs := statAll(pending)
+	for i, pf := range pending {
+		switch info := infos[i]; {
+		case errs[i] != nil:
+			skipped = append(skipped, Skipped{Path: pf.rel, Reason: "unreadable: " + errReason(errs[i])})
+		case info.Size() > maxSize:
+			skipped = append(skipped, Skipped{Path: pf.rel, Reason: fmt.Sprintf("too large (%s > %s)", sizeString(info.Size()), sizeString(maxSize))})
+		default:
+			files[pf.at] = seenFile{path: pf.rel, lang: pf.lang, size: info.Size(), mtime: info.ModTime().UnixNano()}
+			continue
+		}
+		files[pf.at].path = "" // dropped below
+	}
+	files = slices.DeleteFunc(files, func(f seenFile) bool { return f.path == "" })
 	sort.Slice(files, func(i, j int) bool { return files[i].path < files[j].path })
 	return files, skipped, goMods, nil
+}
+
+// pendingFile is a regular file the walk kept, waiting for its stat; at is
+// its slot in the walk's files.
+type pendingFile struct {
+	full, rel, lang string
+	at              int
+}
+
+// statAll lstats the files on every core: a warm index of an unchanged
+// repository is mostly these system calls (git status spreads them over
+// threads too).
+func statAll(files []pendingFile) ([]fs.FileInfo, []error) {
+	infos := make([]fs.FileInfo, len(files))
+	errs := make([]error, len(files))
+	workers := min(runtime.GOMAXPROCS(0), (len(files)+255)/256)
+	if workers <= 1 {
+		for i, f := range files {
+			infos[i], errs[i] = os.Lstat(f.full)
+		}
+		return infos, errs
+	}
+	var wg sync.WaitGroup
+	per := (len(files) + workers - 1) / workers
+	for lo := 0; lo < len(files); lo += per {
+		hi := min(lo+per, len(files))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := lo; i < hi; i++ {
+				infos[i], errs[i] = os.Lstat(files[i].full)
+			}
+		}()
+	}
+	wg.Wait()
+	return infos, errs
 }
 
 func errReason(err error) string {
