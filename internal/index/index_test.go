@@ -5,8 +5,10 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -617,5 +619,41 @@ func TestEdgesAgree(t *testing.T) {
 	}
 	if diff := cmp.Diff(key(all), key(to)); diff != "" {
 		t.Errorf("AllEdges() vs EdgesTo(each file) (-all +to):\n%s", diff)
+	}
+}
+
+// TestManyFiles has enough files for the walk to stat them on several
+// goroutines: every file is seen once, in path order, and the too-large ones
+// are skipped with their reason, as in a small repository.
+func TestManyFiles(t *testing.T) {
+	root := t.TempDir()
+	for i := range 700 {
+		dir := filepath.Join(root, fmt.Sprintf("d%02d", i%23))
+		os.MkdirAll(dir, 0o755)
+		body := fmt.Sprintf("def f%d():\n    return %d\n", i, i)
+		if i%100 == 7 {
+			body += strings.Repeat("# padding\n", 200)
+		}
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("m%03d.py", i)), []byte(body), 0o644)
+	}
+	ix := open(t, root, index.Options{MaxFileSize: 1000})
+	st := update(t, ix)
+	if st.Seen != 693 || st.Parsed != 693 || len(st.Skipped) != 7 {
+		t.Fatalf("Update() saw %d, parsed %d, skipped %d; want 693, 693, 7", st.Seen, st.Parsed, len(st.Skipped))
+	}
+	for _, s := range st.Skipped {
+		if !strings.HasPrefix(s.Reason, "too large") {
+			t.Errorf("%s skipped for %q, want too large", s.Path, s.Reason)
+		}
+	}
+	files, err := ix.Files(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 693 || !slices.IsSortedFunc(files, func(a, b index.File) int { return strings.Compare(a.Path, b.Path) }) {
+		t.Errorf("Files() = %d files (sorted: %v), want 693 in path order", len(files), slices.IsSortedFunc(files, func(a, b index.File) int { return strings.Compare(a.Path, b.Path) }))
+	}
+	if st := update(t, ix); st.Reused != 693 || st.Parsed != 0 {
+		t.Errorf("warm Update() reused %d, parsed %d; want 693, 0", st.Reused, st.Parsed)
 	}
 }
