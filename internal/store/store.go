@@ -42,6 +42,25 @@ type Schema struct {
 	Migrations []string
 }
 
+// driverName is mattn/go-sqlite3 with Grit's per-connection settings:
+// reads through a memory map (up to mmapSize) rather than a read system
+// call and a copy per page. A short-lived 'grit index' reads pages scattered
+// over the database with a cold cache; on sympy one edited file went from
+// 42 to 33 ms with the map. Only SQLite ever shortens these files, and it
+// checks the size before it reads through the map.
+const driverName = "sqlite3_grit"
+
+const mmapSize = 256 << 20
+
+func init() {
+	sql.Register(driverName, &sqlite3.SQLiteDriver{
+		ConnectHook: func(c *sqlite3.SQLiteConn) error {
+			_, err := c.Exec(fmt.Sprintf("PRAGMA mmap_size = %d", mmapSize), nil)
+			return err
+		},
+	})
+}
+
 // DB is an open database.
 type DB struct {
 	*sql.DB
@@ -63,7 +82,7 @@ func Open(ctx context.Context, path string, schema Schema) (*DB, error) {
 	q.Set("_foreign_keys", "0")
 	q.Set("_cache_size", "-4000")
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
-	sdb, err := sql.Open("sqlite3", dsn)
+	sdb, err := sql.Open(driverName, dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}

@@ -37,6 +37,11 @@ func TestOpenMigrates(t *testing.T) {
 	if mode != "wal" {
 		t.Errorf("journal_mode = %q, want wal", mode)
 	}
+	var mmap int64
+	db.QueryRow("PRAGMA mmap_size").Scan(&mmap)
+	if mmap != mmapSize {
+		t.Errorf("mmap_size = %d, want %d", mmap, mmapSize)
+	}
 	if err := db.IntegrityCheck(ctx); err != nil {
 		t.Error(err)
 	}
