@@ -25,153 +25,146 @@ type seenFile struct {
 // .git/info/exclude and .gritignore, skipping vendored trees, never following
 // a symlinked directory and only following a symlinked file that stays inside
 // root. Files over maxSize are returned in skipped.
+//
+// Directories are read and their files stat'ed on every core, each
+// directory with the ignore rules of its ancestors: a warm index of an
+// unchanged repository is mostly these system calls (git status spreads
+// them over threads too).
 func walk(root string, p Parser, maxSize int64) (files []seenFile, skipped []Skipped, goMods []string, err error) {
-	ig := &ignorer{}
+	base := &ignorer{}
 	if f := loadIgnore(filepath.Join(root, ".git", "info", "exclude"), ""); f != nil {
-		ig.files = append(ig.files, f)
+		base.files = append(base.files, f)
 	}
 	realRoot, err := filepath.EvalSymlinks(root)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("walk %s: %w", root, err)
 	}
-	var pending []pendingFile
-	var visit func(dir, rel string) error
-	visit = func(dir, rel string) error {
-		ents, err := os.ReadDir(dir)
-		if err != nil {
-			if rel == "" {
-				return fmt.Errorf("walk %s: %w", root, err)
-			}
-			skipped = append(skipped, Skipped{Path: rel, Reason: "unreadable directory: " + errReason(err)})
-			return nil
+	w := &walker{root: root, realRoot: realRoot, parser: p, maxSize: maxSize,
+		sem: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))}
+	w.wg.Add(1)
+	w.visit(root, "", base)
+	w.wg.Wait()
+	if w.rootErr != nil {
+		return nil, nil, nil, fmt.Errorf("walk %s: %w", root, w.rootErr)
+	}
+	sort.Slice(w.files, func(i, j int) bool { return w.files[i].path < w.files[j].path })
+	sort.Slice(w.skipped, func(i, j int) bool { return w.skipped[i].Path < w.skipped[j].Path })
+	sort.Strings(w.goMods)
+	return w.files, w.skipped, w.goMods, nil
+}
+
+// walker is one walk's shared state; visit runs on many goroutines, at
+// most cap(sem) of them reading or stat'ing at once.
+type walker struct {
+	root, realRoot string
+	parser         Parser
+	maxSize        int64
+	sem            chan struct{}
+	wg             sync.WaitGroup
+
+	mu      sync.Mutex
+	files   []seenFile
+	skipped []Skipped
+	goMods  []string
+	rootErr error
+}
+
+// visit lists dir (rel from the root; ig holds the rules of its ancestors),
+// stats its source files and starts a visit of each subdirectory kept.
+func (w *walker) visit(dir, rel string, ig *ignorer) {
+	defer w.wg.Done()
+	w.sem <- struct{}{}
+	defer func() { <-w.sem }()
+	var files []seenFile
+	var skipped []Skipped
+	var goMods []string
+	defer func() {
+		w.mu.Lock()
+		w.files = append(w.files, files...)
+		w.skipped = append(w.skipped, skipped...)
+		w.goMods = append(w.goMods, goMods...)
+		w.mu.Unlock()
+	}()
+	d, err := os.Open(dir)
+	var ents []fs.DirEntry
+	if err == nil {
+		ents, err = d.ReadDir(-1)
+		defer d.Close()
+	}
+	if err != nil {
+		if rel == "" {
+			w.rootErr = err
+			return
 		}
-		// The ignore files of this directory, looked up in its listing
-		// (sorted by name) rather than opened blindly in every directory.
-		pushed := 0
-		for _, name := range []string{".gitignore", ".gritignore"} {
-			i, ok := slices.BinarySearchFunc(ents, name, func(e fs.DirEntry, n string) int { return strings.Compare(e.Name(), n) })
-			if !ok || ents[i].IsDir() {
-				continue
-			}
+		skipped = append(skipped, Skipped{Path: rel, Reason: "unreadable directory: " + errReason(err)})
+		return
+	}
+	// The ignore files of this directory, looked up in its listing rather
+	// than opened blindly in every directory; the rules are shared with
+	// the subdirectories, copied on write.
+	for _, e := range ents {
+		if name := e.Name(); (name == ".gitignore" || name == ".gritignore") && !e.IsDir() {
 			if f := loadIgnore(filepath.Join(dir, name), rel); f != nil {
-				ig.files = append(ig.files, f)
-				pushed++
+				ig = &ignorer{files: append(slices.Clip(ig.files), f)}
 			}
 		}
-		defer func() { ig.files = ig.files[:len(ig.files)-pushed] }()
-		for _, e := range ents {
-			name := e.Name()
-			r := joinRel(rel, name)
-			typ := e.Type()
-			if typ.IsDir() {
-				if skipDirs[name] || strings.HasSuffix(name, ".egg-info") || ig.match(r, true) {
-					continue
-				}
-				if err := visit(filepath.Join(dir, name), r); err != nil {
-					return err
-				}
-				continue
-			}
-			if name == "go.mod" && typ.IsRegular() {
-				goMods = append(goMods, r)
-				continue
-			}
-			lang := p.Lang(name)
-			if lang == "" || ig.match(r, false) {
-				continue
-			}
-			full := filepath.Join(dir, name)
-			var info fs.FileInfo
-			switch {
-			case typ.IsRegular():
-				// Stat later, many at once (statAll).
-				pending = append(pending, pendingFile{full: full, rel: r, lang: lang, at: len(files)})
-				files = append(files, seenFile{})
-				continue
-			case typ&fs.ModeSymlink != 0:
-				target, lerr := filepath.EvalSymlinks(full)
-				if lerr != nil {
-					continue // dangling or looping
-				}
-				if t, rerr := filepath.Rel(realRoot, target); rerr != nil || t == ".." || strings.HasPrefix(t, ".."+string(filepath.Separator)) {
-					skipped = append(skipped, Skipped{Path: r, Reason: "symlink out of the repository"})
-					continue
-				}
-				info, err = os.Stat(full)
-				if err == nil && !info.Mode().IsRegular() {
-					continue
-				}
-			default:
-				continue
-			}
-			if err != nil {
-				skipped = append(skipped, Skipped{Path: r, Reason: "unreadable: " + errReason(err)})
-				continue
-			}
-			if info.Size() > maxSize {
-				skipped = append(skipped, Skipped{Path: r, Reason: fmt.Sprintf("too large (%s > %s)", sizeString(info.Size()), sizeString(maxSize))})
-				continue
-			}
-			files = append(files, seenFile{path: r, lang: lang, size: info.Size(), mtime: info.ModTime().UnixNano()})
-		}
-		return nil
 	}
-	if err := visit(root, ""); err != nil {
-		return nil, nil, nil, err
-	}
-	// Fill the regular files' slots; drop those that vanished or are too large.
-	infos, errs := statAll(pending)
-	for i, pf := range pending {
-		switch info := infos[i]; {
-		case errs[i] != nil:
-			skipped = append(skipped, Skipped{Path: pf.rel, Reason: "unreadable: " + errReason(errs[i])})
-		case info.Size() > maxSize:
-			skipped = append(skipped, Skipped{Path: pf.rel, Reason: fmt.Sprintf("too large (%s > %s)", sizeString(info.Size()), sizeString(maxSize))})
-		default:
-			files[pf.at] = seenFile{path: pf.rel, lang: pf.lang, size: info.Size(), mtime: info.ModTime().UnixNano()}
+	st := newDirStat(d, dir)
+	for _, e := range ents {
+		name := e.Name()
+		r := joinRel(rel, name)
+		typ := e.Type()
+		if typ.IsDir() {
+			if skipDirs[name] || strings.HasSuffix(name, ".egg-info") || ig.match(r, true) {
+				continue
+			}
+			w.wg.Add(1)
+			go w.visit(filepath.Join(dir, name), r, ig)
 			continue
 		}
-		files[pf.at].path = "" // dropped below
-	}
-	files = slices.DeleteFunc(files, func(f seenFile) bool { return f.path == "" })
-	sort.Slice(files, func(i, j int) bool { return files[i].path < files[j].path })
-	return files, skipped, goMods, nil
-}
-
-// pendingFile is a regular file the walk kept, waiting for its stat; at is
-// its slot in the walk's files.
-type pendingFile struct {
-	full, rel, lang string
-	at              int
-}
-
-// statAll lstats the files on every core: a warm index of an unchanged
-// repository is mostly these system calls (git status spreads them over
-// threads too).
-func statAll(files []pendingFile) ([]fs.FileInfo, []error) {
-	infos := make([]fs.FileInfo, len(files))
-	errs := make([]error, len(files))
-	workers := min(runtime.GOMAXPROCS(0), (len(files)+255)/256)
-	if workers <= 1 {
-		for i, f := range files {
-			infos[i], errs[i] = os.Lstat(f.full)
+		if name == "go.mod" && typ.IsRegular() {
+			goMods = append(goMods, r)
+			continue
 		}
-		return infos, errs
-	}
-	var wg sync.WaitGroup
-	per := (len(files) + workers - 1) / workers
-	for lo := 0; lo < len(files); lo += per {
-		hi := min(lo+per, len(files))
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := lo; i < hi; i++ {
-				infos[i], errs[i] = os.Lstat(files[i].full)
+		lang := w.parser.Lang(name)
+		if lang == "" || ig.match(r, false) {
+			continue
+		}
+		var size, mtime int64
+		switch {
+		case typ.IsRegular():
+			size, mtime, err = st.lstat(name)
+		case typ&fs.ModeSymlink != 0:
+			full := filepath.Join(dir, name)
+			target, lerr := filepath.EvalSymlinks(full)
+			if lerr != nil {
+				continue // dangling or looping
 			}
-		}()
+			if t, rerr := filepath.Rel(w.realRoot, target); rerr != nil || t == ".." || strings.HasPrefix(t, ".."+string(filepath.Separator)) {
+				skipped = append(skipped, Skipped{Path: r, Reason: "symlink out of the repository"})
+				continue
+			}
+			info, serr := os.Stat(full)
+			if serr == nil && !info.Mode().IsRegular() {
+				continue
+			}
+			err = serr
+			if err == nil {
+				size, mtime = info.Size(), info.ModTime().UnixNano()
+			}
+		default:
+			continue
+		}
+		if err != nil {
+			skipped = append(skipped, Skipped{Path: r, Reason: "unreadable: " + errReason(err)})
+			continue
+		}
+		if size > w.maxSize {
+			skipped = append(skipped, Skipped{Path: r, Reason: fmt.Sprintf("too large (%s > %s)", sizeString(size), sizeString(w.maxSize))})
+			continue
+		}
+		files = append(files, seenFile{path: r, lang: lang, size: size, mtime: mtime})
 	}
-	wg.Wait()
-	return infos, errs
 }
 
 func errReason(err error) string {
