@@ -1,6 +1,9 @@
 package search
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // BM25 parameters: the usual Okapi values (Robertson et al.), the ones the
 // published baselines use.
@@ -40,6 +43,32 @@ func (m *BM25) AddTF(tf map[string]int, length int) int {
 	doc := len(m.lens)
 	for t, n := range tf {
 		m.post[t] = append(m.post[t], posting{int32(doc), int32(n)})
+	}
+	m.lens = append(m.lens, length)
+	m.total += length
+	return doc
+}
+
+// addTFPlus is AddTF of tf plus w for each occurrence of a term in extra
+// (a few terms: a path's, a name's), without building the merged map.
+func (m *BM25) addTFPlus(tf map[string]int, extra []string, w, length int) int {
+	doc := len(m.lens)
+	count := func(t string) (n int) {
+		for _, e := range extra {
+			if e == t {
+				n += w
+			}
+		}
+		return n
+	}
+	for t, n := range tf {
+		m.post[t] = append(m.post[t], posting{int32(doc), int32(n + count(t))})
+	}
+	for i, t := range extra {
+		if _, ok := tf[t]; ok || slices.Contains(extra[:i], t) {
+			continue
+		}
+		m.post[t] = append(m.post[t], posting{int32(doc), int32(count(t))})
 	}
 	m.lens = append(m.lens, length)
 	m.total += length

@@ -172,15 +172,39 @@ func quickFinger(ctx context.Context, ix *index.Index) (string, error) {
 }
 
 func buildCorpus(ctx context.Context, ix *index.Index, files []index.File, oldDocs map[string]*fileDoc) (*Corpus, map[string]*fileDoc, error) {
+	root := ix.Root()
+	// The file graph, the call graph and git recency are independent of
+	// the tokenizing below: each is read on its own goroutine meanwhile.
+	type edgesResult struct {
+		edges []index.FileEdge
+		err   error
+	}
+	edgesc := make(chan edgesResult, 1)
+	go func() {
+		e, err := ix.AllEdges(ctx)
+		edgesc <- edgesResult{e, err}
+	}()
+	type callsResult struct {
+		pairs [][2]int64
+		err   error
+	}
+	callsc := make(chan callsResult, 1)
+	go func() {
+		p, err := callPairs(ctx, ix)
+		callsc <- callsResult{p, err}
+	}()
+	recentc := make(chan map[string]float64, 1)
+	go func() {
+		r, _ := RecentFiles(ctx, root)
+		recentc <- r
+	}()
 	all, err := ix.AllDefs(ctx)
 	if err != nil {
+		<-edgesc
+		<-callsc
+		<-recentc
 		return nil, nil, fmt.Errorf("load definitions: %w", err)
 	}
-	edges, err := ix.AllEdges(ctx)
-	if err != nil {
-		return nil, nil, fmt.Errorf("load file graph: %w", err)
-	}
-	root := ix.Root()
 	c := &Corpus{
 		root:      root,
 		fileIdx:   map[string]int{},
@@ -290,8 +314,15 @@ func buildCorpus(ctx context.Context, ix *index.Index, files []index.File, oldDo
 	}
 	close(work)
 	wg.Wait()
+	er, cr, recent := <-edgesc, <-callsc, <-recentc
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
+	}
+	if er.err != nil {
+		return nil, nil, fmt.Errorf("load file graph: %w", er.err)
+	}
+	if cr.err != nil {
+		return nil, nil, fmt.Errorf("load call graph: %w", cr.err)
 	}
 	_ = firstErr // a file removed since indexing contributes its path only; the next Update catches up
 	c.fileBM25 = NewBM25()
@@ -299,26 +330,12 @@ func buildCorpus(ctx context.Context, ix *index.Index, files []index.File, oldDo
 	for i, f := range c.files {
 		d := docs[i]
 		newDocs[f.path+"\x00"+f.hash] = d
-		tf := make(map[string]int, len(d.tf)+len(f.pathTokens))
-		for t, n := range d.tf {
-			tf[t] = n
-		}
-		for _, t := range f.pathTokens {
-			tf[t] += 1
-		}
-		c.fileBM25.AddTF(tf, d.length+len(f.pathTokens))
+		c.fileBM25.addTFPlus(d.tf, f.pathTokens, 1, d.length+len(f.pathTokens))
 		for j := 0; j < f.n; j++ {
 			dd := d.defs[j]
-			qn := c.defs[f.first+j].QName
-			qtf := make(map[string]int, len(dd.tf)+4)
-			for t, n := range dd.tf {
-				qtf[t] = n
-			}
-			qt := Tokenize(qn)
-			for _, t := range qt {
-				qtf[t] += 2 // the name says more than one use in the body
-			}
-			c.defBM25.AddTF(qtf, dd.length+2*len(qt))
+			qt := Tokenize(c.defs[f.first+j].QName)
+			// The name says more than one use in the body: its terms count twice.
+			c.defBM25.addTFPlus(dd.tf, qt, 2, dd.length+2*len(qt))
 		}
 	}
 	c.nameToks = make([][]string, len(c.defs))
@@ -355,14 +372,15 @@ func buildCorpus(ctx context.Context, ix *index.Index, files []index.File, oldDo
 		}
 	}
 	c.buildIdents(docs)
-	if err := c.loadCallGraph(ctx, ix); err != nil {
-		return nil, nil, err
-	}
-	for _, e := range edges {
+	c.setCallGraph(cr.pairs)
+	for _, e := range er.edges {
 		c.edges[e.From] = append(c.edges[e.From], e)
 		c.edges[e.To] = append(c.edges[e.To], index.FileEdge{From: e.To, To: e.From, Weight: e.Weight, Names: e.Names})
 	}
-	c.recent, _ = RecentFiles(ctx, root)
+	c.recent = recent
+	if c.recent == nil {
+		c.recent = map[string]float64{}
+	}
 	return c, newDocs, nil
 }
 
@@ -462,7 +480,7 @@ func identTokensMemo(memo map[string][]string, id string) []string {
 	if t, ok := memo[id]; ok {
 		return t
 	}
-	t := appendTokens(nil, id)
+	t := appendIdentTokens(nil, id) // id is an identifier: no need for identRE
 	memo[id] = t
 	return t
 }
@@ -590,41 +608,46 @@ func IsTestPath(p string) bool {
 		stem == "conftest" || strings.HasSuffix(stem, ".spec") || strings.HasSuffix(stem, ".test") || stem == "tests"
 }
 
-// loadCallGraph reads every resolved caller → callee pair of the index in
-// one query, so the spread signal walks the call graph in memory.
-// It reads the index's calls table directly (one query); an index method
-// returning all definition edges would keep the schema private.
-func (c *Corpus) loadCallGraph(ctx context.Context, ix *index.Index) error {
-	c.calls = make([][]int32, len(c.defs))
+// callPairs reads every resolved caller → callee pair of the index in one
+// query, so the spread signal walks the call graph in memory. It reads the
+// index's calls table directly; an index method returning all definition
+// edges would keep the schema private.
+func callPairs(ctx context.Context, ix *index.Index) ([][2]int64, error) {
 	db := ix.DB()
 	if db == nil {
-		return nil
+		return nil, nil
 	}
 	rows, err := db.QueryContext(ctx, `SELECT DISTINCT caller_id, callee_id FROM calls WHERE caller_id != 0 AND callee_id != 0`)
 	if err != nil {
-		return fmt.Errorf("load call graph: %w", err)
+		return nil, err
 	}
 	defer rows.Close()
+	var out [][2]int64
 	for rows.Next() {
-		var a, b int64
-		if err := rows.Scan(&a, &b); err != nil {
-			return fmt.Errorf("load call graph: %w", err)
+		var p [2]int64
+		if err := rows.Scan(&p[0], &p[1]); err != nil {
+			return nil, err
 		}
-		i, ok1 := c.byID[a]
-		j, ok2 := c.byID[b]
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// setCallGraph links each definition to its callers and callees.
+func (c *Corpus) setCallGraph(pairs [][2]int64) {
+	c.calls = make([][]int32, len(c.defs))
+	for _, p := range pairs {
+		i, ok1 := c.byID[p[0]]
+		j, ok2 := c.byID[p[1]]
 		if !ok1 || !ok2 || i == j {
 			continue
 		}
 		c.calls[i] = append(c.calls[i], int32(j))
 		c.calls[j] = append(c.calls[j], int32(i))
 	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("load call graph: %w", err)
-	}
 	for i := range c.calls {
 		s := c.calls[i]
-		sort.Slice(s, func(a, b int) bool { return s[a] < s[b] })
+		slices.Sort(s)
 		c.calls[i] = slices.Compact(s)
 	}
-	return nil
 }

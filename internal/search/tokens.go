@@ -121,18 +121,24 @@ func PlainTokenize(text string) []string {
 
 func appendTokens(out []string, text string) []string {
 	for _, id := range identRE.FindAllString(text, -1) {
-		whole := strings.ToLower(id)
-		parts := SplitIdent(id)
-		if len(parts) != 1 || strings.ToLower(parts[0]) != whole {
-			if keepToken(whole) {
-				out = append(out, whole)
-			}
+		out = appendIdentTokens(out, id)
+	}
+	return out
+}
+
+// appendIdentTokens appends the terms of one identifier (a match of identRE).
+func appendIdentTokens(out []string, id string) []string {
+	whole := strings.ToLower(id)
+	parts := SplitIdent(id)
+	if len(parts) != 1 || strings.ToLower(parts[0]) != whole {
+		if keepToken(whole) {
+			out = append(out, whole)
 		}
-		for _, p := range parts {
-			p = strings.ToLower(p)
-			if keepToken(p) {
-				out = append(out, p)
-			}
+	}
+	for _, p := range parts {
+		p = strings.ToLower(p)
+		if keepToken(p) {
+			out = append(out, p)
 		}
 	}
 	return out
