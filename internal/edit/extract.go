@@ -216,14 +216,14 @@ func looksLikeCode(s string) bool {
 			continue
 		}
 		all++
-		if codeLine.MatchString(t) {
+		if codeLine().MatchString(t) {
 			code++
 		}
 	}
 	return all > 0 && code*2 >= all
 }
 
-var codeLine = regexp.MustCompile(`[:{};)\]]$|^(return|if|for|while|raise|try|else|elif|except|import|from|var|let|const|switch|case)\b|^\w[\w.\[\]]*\s*(=|:=|\+=|-=)\s*\S`)
+var codeLine = lazyRegexp(`[:{};)\]]$|^(return|if|for|while|raise|try|else|elif|except|import|from|var|let|const|switch|case)\b|^\w[\w.\[\]]*\s*(=|:=|\+=|-=)\s*\S`)
 
 // segment is one top-level piece of code: a definition or a statement.
 type segment struct {
@@ -311,15 +311,15 @@ func header(lines []string, lang string) string {
 }
 
 var (
-	goFunc    = regexp.MustCompile(`^func\s*(\([^)]*\)\s*)?([A-Za-z_]\w*)`)
-	pyDef     = regexp.MustCompile(`^(?:async\s+)?def\s+(\w+)|^class\s+(\w+)`)
-	rustFn    = regexp.MustCompile(`^(?:pub(?:\([^)]*\))?\s+)?(?:const\s+)?(?:async\s+)?(?:unsafe\s+)?(?:extern\s+"[^"]*"\s+)?fn\s+(\w+)`)
-	rubyDef   = regexp.MustCompile(`^def\s+(?:self\.)?([\w?!=]+)`)
-	jsFunc    = regexp.MustCompile(`^(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*([\w$]+)`)
-	jsClass   = regexp.MustCompile(`^(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s+([\w$]+)`)
-	jsVar     = regexp.MustCompile(`^(?:export\s+)?(?:const|let|var)\s+([\w$]+)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function|\(|[\w$]+\s*=>)`)
-	jsMethod  = regexp.MustCompile(`^(?:(?:public|private|protected|static|async|readonly|override|get|set)\s+)*\*?\s*([\w$]+)\s*(?:<[^>]*>)?\s*\(`)
-	cLikeFunc = regexp.MustCompile(`^[\w<>\[\]\s*&:,]*?([A-Za-z_]\w*)\s*\([^;]*$`)
+	goFunc    = lazyRegexp(`^func\s*(\([^)]*\)\s*)?([A-Za-z_]\w*)`)
+	pyDef     = lazyRegexp(`^(?:async\s+)?def\s+(\w+)|^class\s+(\w+)`)
+	rustFn    = lazyRegexp(`^(?:pub(?:\([^)]*\))?\s+)?(?:const\s+)?(?:async\s+)?(?:unsafe\s+)?(?:extern\s+"[^"]*"\s+)?fn\s+(\w+)`)
+	rubyDef   = lazyRegexp(`^def\s+(?:self\.)?([\w?!=]+)`)
+	jsFunc    = lazyRegexp(`^(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*([\w$]+)`)
+	jsClass   = lazyRegexp(`^(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s+([\w$]+)`)
+	jsVar     = lazyRegexp(`^(?:export\s+)?(?:const|let|var)\s+([\w$]+)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function|\(|[\w$]+\s*=>)`)
+	jsMethod  = lazyRegexp(`^(?:(?:public|private|protected|static|async|readonly|override|get|set)\s+)*\*?\s*([\w$]+)\s*(?:<[^>]*>)?\s*\(`)
+	cLikeFunc = lazyRegexp(`^[\w<>\[\]\s*&:,]*?([A-Za-z_]\w*)\s*\([^;]*$`)
 	keywords  = map[string]bool{"if": true, "for": true, "while": true, "switch": true, "catch": true, "return": true, "else": true, "new": true, "throw": true, "typeof": true, "await": true, "do": true, "try": true, "sizeof": true, "elif": true, "print": true, "super": true, "this": true}
 )
 
@@ -335,27 +335,27 @@ func nameOf(t, lang string) string {
 	}
 	switch lang {
 	case "go":
-		if m := goFunc.FindStringSubmatch(t); m != nil {
+		if m := goFunc().FindStringSubmatch(t); m != nil {
 			return m[2]
 		}
 		return ""
 	case "python":
-		if m := pyDef.FindStringSubmatch(t); m != nil {
+		if m := pyDef().FindStringSubmatch(t); m != nil {
 			return pick(m)
 		}
 		return ""
 	case "rust":
-		if m := rustFn.FindStringSubmatch(t); m != nil {
+		if m := rustFn().FindStringSubmatch(t); m != nil {
 			return m[1]
 		}
 		return ""
 	case "ruby":
-		if m := rubyDef.FindStringSubmatch(t); m != nil {
+		if m := rubyDef().FindStringSubmatch(t); m != nil {
 			return m[1]
 		}
 		return ""
 	case "javascript", "typescript", "tsx", "jsx":
-		for _, re := range []*regexp.Regexp{jsFunc, jsClass, jsVar, jsMethod} {
+		for _, re := range []*regexp.Regexp{jsFunc(), jsClass(), jsVar(), jsMethod()} {
 			if m := re.FindStringSubmatch(t); m != nil && !keywords[m[1]] {
 				return m[1]
 			}
@@ -365,7 +365,7 @@ func nameOf(t, lang string) string {
 	if strings.HasSuffix(t, ";") {
 		return ""
 	}
-	if m := cLikeFunc.FindStringSubmatch(t); m != nil && !keywords[m[1]] {
+	if m := cLikeFunc().FindStringSubmatch(t); m != nil && !keywords[m[1]] {
 		return m[1]
 	}
 	return ""

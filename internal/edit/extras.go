@@ -45,7 +45,7 @@ type Neighbor struct {
 
 // extraHeader matches a header line, allowing markdown decoration
 // ("### NEW FUNCTION after `total`:", "**IMPORTS**").
-var extraHeader = regexp.MustCompile("^[#*>\\s]*(NEW FUNCTION|IMPORTS)(?:\\s+after\\s+`?([\\w.$:]+?)(?:\\(\\))?`?)?\\s*:?[*\\s]*:?\\s*$")
+var extraHeader = lazyRegexp("^[#*>\\s]*(NEW FUNCTION|IMPORTS)(?:\\s+after\\s+`?([\\w.$:]+?)(?:\\(\\))?`?)?\\s*:?[*\\s]*:?\\s*$")
 
 // splitExtras cuts the extra blocks out of reply: each header line outside
 // a fence and the fenced block that follows it (or, with no fence, the lines
@@ -64,7 +64,7 @@ func splitExtras(reply string) (main string, extras []Extra) {
 			}
 			continue
 		}
-		m := extraHeader.FindStringSubmatch(lines[i])
+		m := extraHeader().FindStringSubmatch(lines[i])
 		if m == nil {
 			if isFence {
 				inFence = true
@@ -90,7 +90,7 @@ func splitExtras(reply string) (main string, extras []Extra) {
 				body = append(body, lines[j])
 			}
 		} else {
-			for ; j < len(lines) && !extraHeader.MatchString(lines[j]); j++ {
+			for ; j < len(lines) && !extraHeader().MatchString(lines[j]); j++ {
 				body = append(body, lines[j])
 			}
 		}
@@ -222,10 +222,10 @@ func checkNewFunction(orig Original, ex Extra, taken map[string]bool, anchors ma
 }
 
 var (
-	pyImport   = regexp.MustCompile(`^(import\s+[\w.]+(\s+as\s+\w+)?(\s*,\s*[\w.]+(\s+as\s+\w+)?)*|from\s+\.*[\w.]*\s+import\s+(\(?\s*[\w*]+(\s+as\s+\w+)?(\s*,\s*\w+(\s+as\s+\w+)?)*\s*,?\s*\)?))\s*(#.*)?$`)
-	goImport   = regexp.MustCompile("^(import\\s+)?((?:[\\w.]+\\s+)?(\"[^\"]+\"|`[^`]+`))\\s*(//.*)?$")
-	jsImport   = regexp.MustCompile(`^(import\s+(.+\s+from\s+)?['"][^'"]+['"]|(const|let|var)\s+.+=\s*require\(\s*['"][^'"]+['"]\s*\))\s*;?\s*(//.*)?$`)
-	rustImport = regexp.MustCompile(`^(pub\s+)?use\s+[^;]+;\s*(//.*)?$`)
+	pyImport   = lazyRegexp(`^(import\s+[\w.]+(\s+as\s+\w+)?(\s*,\s*[\w.]+(\s+as\s+\w+)?)*|from\s+\.*[\w.]*\s+import\s+(\(?\s*[\w*]+(\s+as\s+\w+)?(\s*,\s*\w+(\s+as\s+\w+)?)*\s*,?\s*\)?))\s*(#.*)?$`)
+	goImport   = lazyRegexp("^(import\\s+)?((?:[\\w.]+\\s+)?(\"[^\"]+\"|`[^`]+`))\\s*(//.*)?$")
+	jsImport   = lazyRegexp(`^(import\s+(.+\s+from\s+)?['"][^'"]+['"]|(const|let|var)\s+.+=\s*require\(\s*['"][^'"]+['"]\s*\))\s*;?\s*(//.*)?$`)
+	rustImport = lazyRegexp(`^(pub\s+)?use\s+[^;]+;\s*(//.*)?$`)
 )
 
 // importLanguages names the languages IMPORTS blocks work for.
@@ -242,13 +242,13 @@ func checkImports(orig Original, ex Extra) (Extra, Op, int, *Verdict) {
 	var re *regexp.Regexp
 	switch orig.Lang {
 	case "python":
-		re = pyImport
+		re = pyImport()
 	case "go":
-		re = goImport
+		re = goImport()
 	case "javascript", "typescript", "tsx", "jsx":
-		re = jsImport
+		re = jsImport()
 	case "rust":
-		re = rustImport
+		re = rustImport()
 	default:
 		return fail(CodeImports, "adding imports is not supported for %s (only %s). Rewrite %s without a new import.", orig.Lang, importLanguages, orig.Name)
 	}
@@ -290,7 +290,7 @@ func checkImports(orig Original, ex Extra) (Extra, Op, int, *Verdict) {
 func normImport(lang, line string) string {
 	t := strings.TrimSpace(line)
 	if lang == "go" {
-		if m := goImport.FindStringSubmatch(t); m != nil {
+		if m := goImport().FindStringSubmatch(t); m != nil {
 			return strings.Join(strings.Fields(m[2]), " ")
 		}
 	}
@@ -406,7 +406,7 @@ func importOp(src []byte, lang string, lines []string) Op {
 			if !ok {
 				continue
 			}
-			if strings.HasPrefix(l, "import ") || strings.HasPrefix(l, "use ") || strings.HasPrefix(l, "pub use ") || jsImport.MatchString(strings.TrimSpace(l)) {
+			if strings.HasPrefix(l, "import ") || strings.HasPrefix(l, "use ") || strings.HasPrefix(l, "pub use ") || jsImport().MatchString(strings.TrimSpace(l)) {
 				last = stmtEnd(i) - 1
 			}
 		}

@@ -3,7 +3,6 @@ package edit
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/grit-dev/grit/internal/span"
@@ -259,7 +258,7 @@ func check(ctx context.Context, orig Original, reply string, opts CheckOptions) 
 		return reject(CodeIdentical, "The reply is identical to the original %s: nothing was changed. Make the change the task asks for.", orig.Name)
 	}
 	on, nn := nonBlank(origCode), nonBlank(code)
-	if !opts.AllowShorter && on >= 6 && nn*2 < on && !reasonShorter.MatchString(ex.prose) {
+	if !opts.AllowShorter && on >= 6 && nn*2 < on && !reasonShorter().MatchString(ex.prose) {
 		return reject(CodeShorter, "The reply is far shorter than the original %s (%d lines instead of %d) with no reason given. Return the whole function; if code really should go, say why.", orig.Name, nn, on)
 	}
 
@@ -353,11 +352,11 @@ func normSig(s string) string {
 	return strings.ReplaceAll(s, ",]", "]")
 }
 
-var reasonShorter = regexp.MustCompile(`(?i)(remov|delet|simplif|redundant|dead code|unused|duplicat|unnecessary|no longer need|shorter|collaps|consolidat|replac)`)
+var reasonShorter = lazyRegexp(`(?i)(remov|delet|simplif|redundant|dead code|unused|duplicat|unnecessary|no longer need|shorter|collaps|consolidat|replac)`)
 
 var (
-	elisionComment = regexp.MustCompile(`(?i)^\s*(#|//|/\*|\*|--)\s*(\.\.\.|…)|(\.\.\.|…)\s*(\*/)?\s*$|existing code|rest of (the )?(code|function|method|body|implementation|file|logic)|\bunchanged\b|remains? the same|same as (before|above|original|the original)|\bas before\b|\bomitted\b|code (goes )?here|previous (code|implementation)|original (code|implementation)|other (code|methods|cases) (here|unchanged|as)`)
-	elisionProse   = regexp.MustCompile(`(?i)^\s*(\.\.\.|…)\s*$|^\s*(\.\.\.|…)?\s*\(?(rest|remainder) of .*(unchanged|same|as before|omitted)`)
+	elisionComment = lazyRegexp(`(?i)^\s*(#|//|/\*|\*|--)\s*(\.\.\.|…)|(\.\.\.|…)\s*(\*/)?\s*$|existing code|rest of (the )?(code|function|method|body|implementation|file|logic)|\bunchanged\b|remains? the same|same as (before|above|original|the original)|\bas before\b|\bomitted\b|code (goes )?here|previous (code|implementation)|original (code|implementation)|other (code|methods|cases) (here|unchanged|as)`)
+	elisionProse   = lazyRegexp(`(?i)^\s*(\.\.\.|…)\s*$|^\s*(\.\.\.|…)?\s*\(?(rest|remainder) of .*(unchanged|same|as before|omitted)`)
 )
 
 // findElision returns a line that stands for code left out.
@@ -371,17 +370,17 @@ func findElision(code, orig string) (string, bool) {
 		if t == "" || origLines[t] {
 			continue
 		}
-		if elisionProse.MatchString(t) {
+		if elisionProse().MatchString(t) {
 			return l, true
 		}
-		if isComment(t) && elisionComment.MatchString(t) {
+		if isComment(t) && elisionComment().MatchString(t) {
 			return l, true
 		}
 		// A trailing comment: `x = 1  # ... rest unchanged`.
-		if i := strings.Index(t, " # "); i >= 0 && elisionComment.MatchString(t[i+1:]) && !strings.ContainsAny(t[:i], `"'`) {
+		if i := strings.Index(t, " # "); i >= 0 && elisionComment().MatchString(t[i+1:]) && !strings.ContainsAny(t[:i], `"'`) {
 			return l, true
 		}
-		if i := strings.Index(t, " // "); i >= 0 && elisionComment.MatchString(t[i+1:]) && !strings.ContainsAny(t[:i], "\"'`") {
+		if i := strings.Index(t, " // "); i >= 0 && elisionComment().MatchString(t[i+1:]) && !strings.ContainsAny(t[:i], "\"'`") {
 			return l, true
 		}
 	}

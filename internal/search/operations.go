@@ -2,7 +2,6 @@ package search
 
 import (
 	"math"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -24,7 +23,7 @@ const DispatchFileShare = 0.5
 
 // operationRE finds operations written in a task that Python dispatches to
 // special methods: builtin calls, (in)equality, and instantiation in prose.
-var operationRE = regexp.MustCompile(`\b(str|repr|hash|len|bool|abs|iter|int|float|format)\s*\(|(==|!=)|(?i:\b(instantiat\w*|constructors?|initiali[sz]\w*)\b)`)
+var operationRE = lazyRegexp(`\b(str|repr|hash|len|bool|abs|iter|int|float|format)\s*\(|(==|!=)|(?i:\b(instantiat\w*|constructors?|initiali[sz]\w*)\b)`)
 
 // operationMethods maps what operationRE matched to the special methods
 // that implement it.
@@ -40,7 +39,7 @@ var operationMethods = map[string][]string{
 // text run, each with the reason, sorted by method name.
 func operations(text string) map[string]string {
 	out := map[string]string{}
-	for _, m := range operationRE.FindAllStringSubmatch(text, -1) {
+	for _, m := range operationRE().FindAllStringSubmatch(text, -1) {
 		key, why := "", ""
 		switch {
 		case m[1] != "":

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"math"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -136,7 +135,7 @@ type queryInfo struct {
 	note       []string
 }
 
-var aboutTestsRE = regexp.MustCompile(`(?i)\b(fix|update|add|write|improve|rename|repair)\w*\s+(the\s+|a\s+|new\s+|more\s+|this\s+|our\s+)?(unit\s+|regression\s+)?tests?\b|\b(flaky|failing|broken)\s+tests?\s+in\s+(the\s+)?(repo|repository|test\s+suite|ci)\b`)
+var aboutTestsRE = lazyRegexp(`(?i)\b(fix|update|add|write|improve|rename|repair)\w*\s+(the\s+|a\s+|new\s+|more\s+|this\s+|our\s+)?(unit\s+|regression\s+)?tests?\b|\b(flaky|failing|broken)\s+tests?\s+in\s+(the\s+)?(repo|repository|test\s+suite|ci)\b`)
 
 func (c *Corpus) analyse(q Query) queryInfo {
 	text := q.Text
@@ -201,7 +200,7 @@ func (c *Corpus) analyse(q Query) queryInfo {
 			qi.aboutTests = true
 		}
 	}
-	if aboutTestsRE.MatchString(text) {
+	if aboutTestsRE().MatchString(text) {
 		qi.aboutTests = true
 	}
 	qi.named = map[string]bool{}
@@ -808,7 +807,7 @@ func appendNew(xs []string, x string) []string {
 // errorFragRE splits an error message into its literal parts: quoted
 // values, numbers and brackets vary from run to run, the words around them
 // are written in the source.
-var errorFragRE = regexp.MustCompile(`'[^']*'|"[^"]*"|` + "`[^`]*`" + `|\b\d+(?:\.\d+)?\b|[(){}\[\]<>:=,]`)
+var errorFragRE = lazyRegexp(`'[^']*'|"[^"]*"|` + "`[^`]*`" + `|\b\d+(?:\.\d+)?\b|[(){}\[\]<>:=,]`)
 
 // errorFragments returns the literal fragments of error messages worth
 // searching for, longest first: at least two words and 12 characters.
@@ -816,7 +815,7 @@ func errorFragments(msgs []string) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, m := range msgs {
-		for _, f := range errorFragRE.Split(m, -1) {
+		for _, f := range errorFragRE().Split(m, -1) {
 			f = strings.TrimSpace(f)
 			f = strings.Trim(f, ".!;")
 			f = strings.TrimSpace(f)
@@ -847,7 +846,7 @@ func (c *Corpus) scoreErrors(ctx context.Context, qi queryInfo, cands, fileC []c
 		var offs []ContentMatch
 		if c.src != nil {
 			rare := ""
-			for _, w := range identRE.FindAllString(frag, -1) {
+			for _, w := range identRE().FindAllString(frag, -1) {
 				if p := c.idents[w]; p != nil && (rare == "" || len(p.files) < len(c.idents[rare].files)) {
 					rare = w
 				}

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -29,7 +28,7 @@ var stopWords = func() map[string]bool {
 // isStop reports whether a lower-cased token is a stop word.
 func isStop(tok string) bool { return stopWords[tok] }
 
-var identRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+var identRE = lazyRegexp(`[A-Za-z_][A-Za-z0-9_]*`)
 
 // SplitIdent splits an identifier on underscores, dots, digits-to-letter
 // boundaries and camelCase ("HTTPAdapter" → HTTP, Adapter;
@@ -101,7 +100,7 @@ var plainStopWords = func() map[string]bool {
 // tokenizer of the published-recipe BM25 baseline.
 func PlainTokenize(text string) []string {
 	var out []string
-	for _, id := range identRE.FindAllString(text, -1) {
+	for _, id := range identRE().FindAllString(text, -1) {
 		whole := strings.ToLower(id)
 		keep := func(t string) bool { return len(t) >= 2 && !isNumber(t) && !plainStopWords[t] }
 		parts := SplitIdent(id)
@@ -120,7 +119,7 @@ func PlainTokenize(text string) []string {
 }
 
 func appendTokens(out []string, text string) []string {
-	for _, id := range identRE.FindAllString(text, -1) {
+	for _, id := range identRE().FindAllString(text, -1) {
 		out = appendIdentTokens(out, id)
 	}
 	return out
@@ -213,22 +212,22 @@ var commonNames = func() map[string]bool {
 func IsCommonName(name string) bool { return commonNames[name] }
 
 var (
-	fenceRE    = regexp.MustCompile("(?s)```.*?```")
-	backtickRE = regexp.MustCompile("`([^`\n]{1,200})`")
-	dottedRE   = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+`)
-	callRE     = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_.]*)\s*\(`)
+	fenceRE    = lazyRegexp("(?s)```.*?```")
+	backtickRE = lazyRegexp("`([^`\n]{1,200})`")
+	dottedRE   = lazyRegexp(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+`)
+	callRE     = lazyRegexp(`([A-Za-z_][A-Za-z0-9_.]*)\s*\(`)
 	// chainRE is a method called on a fresh instance of a class (Python
 	// classes are capitalised): `Point(2, (0)).distance(`. One level of
 	// nested parentheses is read inside the constructor's arguments.
-	chainRE  = regexp.MustCompile(`\b([A-Z][A-Za-z0-9_]*)\((?:[^()\n]|\([^()\n]*\))*\)\.([A-Za-z_][A-Za-z0-9_]*)\s*\(?`)
-	pathRE   = regexp.MustCompile(`(?:[A-Za-z0-9_.-]+/)+[A-Za-z0-9_.-]+\.[A-Za-z]{1,5}\b|\b[A-Za-z0-9_-]+\.(?:py|go|js|ts|rs|java|rb|c|h|cpp)\b`)
-	promptRE = regexp.MustCompile(`(?m)^\s*(?:>>>|\.\.\.|In \[\d+\]:|\$)\s`)
-	importRE = regexp.MustCompile(`^\s*(?:>>>\s*|\.\.\.\s*)?(?:from\s+\S+\s+)?import\s`)
+	chainRE  = lazyRegexp(`\b([A-Z][A-Za-z0-9_]*)\((?:[^()\n]|\([^()\n]*\))*\)\.([A-Za-z_][A-Za-z0-9_]*)\s*\(?`)
+	pathRE   = lazyRegexp(`(?:[A-Za-z0-9_.-]+/)+[A-Za-z0-9_.-]+\.[A-Za-z]{1,5}\b|\b[A-Za-z0-9_-]+\.(?:py|go|js|ts|rs|java|rb|c|h|cpp)\b`)
+	promptRE = lazyRegexp(`(?m)^\s*(?:>>>|\.\.\.|In \[\d+\]:|\$)\s`)
+	importRE = lazyRegexp(`^\s*(?:>>>\s*|\.\.\.\s*)?(?:from\s+\S+\s+)?import\s`)
 	// errorLineRE is the last line of a Python traceback or a quoted error:
 	// "ValueError: Invalid comparison of non-real I", "TypeError: ...".
-	errorLineRE = regexp.MustCompile(`(?m)^\s*(?:[A-Za-z_][\w.]*\.)?([A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt))\s*:\s*(\S.{3,400})$`)
+	errorLineRE = lazyRegexp(`(?m)^\s*(?:[A-Za-z_][\w.]*\.)?([A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt))\s*:\s*(\S.{3,400})$`)
 	// indentedCodeRE: a line indented four spaces or a tab, outside fences (Markdown code).
-	indentedCodeRE = regexp.MustCompile(`^(?: {4}|\t)\S`)
+	indentedCodeRE = lazyRegexp(`^(?: {4}|\t)\S`)
 )
 
 // Extracted is what ExtractIdents finds in task text.
@@ -275,7 +274,7 @@ func ExtractIdents(text string) Extracted {
 		ex.Idents = append(ex.Idents, Ident{Name: name, Weight: w})
 	}
 	addAll := func(raw string, w float64) {
-		for _, id := range identRE.FindAllString(raw, -1) {
+		for _, id := range identRE().FindAllString(raw, -1) {
 			if isStop(strings.ToLower(id)) && !strings.Contains(id, "_") {
 				continue
 			}
@@ -285,18 +284,18 @@ func ExtractIdents(text string) Extracted {
 	// Split the text into prose and code: fenced blocks, indented blocks and
 	// interactive-session lines are code.
 	var code []string
-	prose := fenceRE.ReplaceAllStringFunc(text, func(m string) string {
+	prose := fenceRE().ReplaceAllStringFunc(text, func(m string) string {
 		code = append(code, m)
 		return "\n"
 	})
 	var proseLines []string
 	for _, line := range strings.Split(prose, "\n") {
-		if m := goTestRE.FindStringIndex(line); m != nil {
+		if m := goTestRE().FindStringIndex(line); m != nil {
 			// a go test failure line: its message is an error message
 			ex.Errors = append(ex.Errors, strings.TrimSpace(line[m[1]:]))
 			continue
 		}
-		if promptRE.MatchString(line) || indentedCodeRE.MatchString(line) {
+		if promptRE().MatchString(line) || indentedCodeRE().MatchString(line) {
 			code = append(code, line)
 			continue
 		}
@@ -305,7 +304,7 @@ func ExtractIdents(text string) Extracted {
 	prose = strings.Join(proseLines, "\n")
 
 	seenDotted := map[string]bool{}
-	for _, m := range dottedRE.FindAllString(text, -1) {
+	for _, m := range dottedRE().FindAllString(text, -1) {
 		if looksLikeSentenceEnd(m) {
 			continue
 		}
@@ -315,14 +314,14 @@ func ExtractIdents(text string) Extracted {
 		}
 	}
 	seenPath := map[string]bool{}
-	for _, m := range pathRE.FindAllString(text, -1) {
+	for _, m := range pathRE().FindAllString(text, -1) {
 		if !seenPath[m] {
 			seenPath[m] = true
 			ex.Paths = append(ex.Paths, m)
 		}
 	}
 	seenChain := map[string]bool{}
-	for _, m := range chainRE.FindAllStringSubmatch(text, -1) {
+	for _, m := range chainRE().FindAllStringSubmatch(text, -1) {
 		if pair := m[1] + "." + m[2]; !seenChain[pair] {
 			seenChain[pair] = true
 			ex.Chained = append(ex.Chained, pair)
@@ -344,12 +343,12 @@ func ExtractIdents(text string) Extracted {
 	}
 	var codeText strings.Builder
 	// Error messages: the strongest words of a report.
-	for _, m := range errorLineRE.FindAllStringSubmatch(text, -1) {
+	for _, m := range errorLineRE().FindAllStringSubmatch(text, -1) {
 		ex.Errors = append(ex.Errors, strings.TrimSpace(m[2]))
 	}
 	for _, msg := range ex.Errors {
 		addAll(msg, 1)
-		for _, m := range callRE.FindAllStringSubmatch(msg, -1) {
+		for _, m := range callRE().FindAllStringSubmatch(msg, -1) {
 			parts := strings.Split(m[1], ".")
 			add(parts[len(parts)-1], 1)
 			addCall(m[1], 1)
@@ -357,11 +356,11 @@ func ExtractIdents(text string) Extracted {
 		codeText.WriteString(msg + "\n")
 	}
 	// Prose: inline code, dotted names, calls and code-shaped words count fully.
-	for _, m := range backtickRE.FindAllStringSubmatch(prose, -1) {
+	for _, m := range backtickRE().FindAllStringSubmatch(prose, -1) {
 		addAll(m[1], 1)
 		codeText.WriteString(m[1] + "\n")
 	}
-	for _, m := range dottedRE.FindAllString(prose, -1) {
+	for _, m := range dottedRE().FindAllString(prose, -1) {
 		if looksLikeSentenceEnd(m) {
 			continue
 		}
@@ -370,7 +369,7 @@ func ExtractIdents(text string) Extracted {
 		}
 		codeText.WriteString(m + "\n")
 	}
-	for _, m := range callRE.FindAllStringSubmatch(prose, -1) {
+	for _, m := range callRE().FindAllStringSubmatch(prose, -1) {
 		parts := strings.Split(m[1], ".")
 		add(parts[len(parts)-1], 1)
 		addCall(m[1], 1)
@@ -379,18 +378,18 @@ func ExtractIdents(text string) Extracted {
 	// Code: names in example code count SnippetWeight, imports ProseWeight.
 	for _, c := range code {
 		for _, line := range strings.Split(c, "\n") {
-			if importRE.MatchString(line) {
+			if importRE().MatchString(line) {
 				addAll(line, ProseWeight)
 				continue
 			}
 			addAll(line, SnippetWeight)
-			for _, m := range callRE.FindAllStringSubmatch(line, -1) {
+			for _, m := range callRE().FindAllStringSubmatch(line, -1) {
 				addCall(m[1], SnippetWeight)
 			}
 			codeText.WriteString(line + "\n")
 		}
 	}
-	for _, id := range identRE.FindAllString(prose, -1) {
+	for _, id := range identRE().FindAllString(prose, -1) {
 		if codeShaped(id) {
 			add(id, 1)
 			codeText.WriteString(id + "\n")

@@ -2,7 +2,6 @@ package search
 
 import (
 	"path"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -11,18 +10,18 @@ import (
 // Traceback styles, innermost-first or innermost-last.
 var (
 	// Python: `  File "sympy/core/mul.py", line 12, in flatten`
-	pyFrameRE = regexp.MustCompile(`File "([^"]+)", line (\d+)(?:, in ([^\s]+))?`)
+	pyFrameRE = lazyRegexp(`File "([^"]+)", line (\d+)(?:, in ([^\s]+))?`)
 	// pytest long/short: `src/_pytest/main.py:123: in runtestprotocol` or
 	// `src/_pytest/main.py:123: AssertionError`.
-	pytestFrameRE = regexp.MustCompile(`^\s*([^\s:"'()]+\.py):(\d+):(?: in ([A-Za-z_][\w.<>]*)| \w*(?:Error|Exception|Warning|Failed|Exit|Interrupt)\b)`)
+	pytestFrameRE = lazyRegexp(`^\s*([^\s:"'()]+\.py):(\d+):(?: in ([A-Za-z_][\w.<>]*)| \w*(?:Error|Exception|Warning|Failed|Exit|Interrupt)\b)`)
 	// Go panic frame: `\t/home/u/src/pkg/file.go:123 +0x1d` after a
 	// `pkg.(*T).Method(...)` line.
-	goPanicFileRE = regexp.MustCompile(`^\s+(\S+\.go):(\d+)(?:\s+\+0x[0-9a-f]+)?\s*$`)
-	goFuncLineRE  = regexp.MustCompile(`^([\w./*()-]+)\(.*\)$`)
+	goPanicFileRE = lazyRegexp(`^\s+(\S+\.go):(\d+)(?:\s+\+0x[0-9a-f]+)?\s*$`)
+	goFuncLineRE  = lazyRegexp(`^([\w./*()-]+)\(.*\)$`)
 	// go test failure: `    file_test.go:12: message`.
-	goTestRE = regexp.MustCompile(`^\s+([\w./-]+_test\.go):(\d+): `)
+	goTestRE = lazyRegexp(`^\s+([\w./-]+_test\.go):(\d+): `)
 	// JavaScript: `    at fn (src/a.js:10:5)` or `    at src/a.js:10:5`.
-	jsFrameRE = regexp.MustCompile(`^\s*at (?:(.+?) \()?((?:file://)?[^\s()]+\.(?:[cm]?js|jsx|ts|tsx)):(\d+):(\d+)\)?\s*$`)
+	jsFrameRE = lazyRegexp(`^\s*at (?:(.+?) \()?((?:file://)?[^\s()]+\.(?:[cm]?js|jsx|ts|tsx)):(\d+):(\d+)\)?\s*$`)
 )
 
 // ParseTraceback finds stack frames in text: Python tracebacks, pytest long
@@ -51,23 +50,23 @@ func ParseTraceback(text string) []Frame {
 		if strings.HasPrefix(line, "Traceback (most recent call last)") {
 			flush()
 		}
-		if m := pyFrameRE.FindStringSubmatch(line); m != nil {
+		if m := pyFrameRE().FindStringSubmatch(line); m != nil {
 			n, _ := strconv.Atoi(m[2])
 			g := start("python", true)
 			g.frames = append(g.frames, Frame{Path: m[1], Line: n, Func: m[3]})
 			continue
 		}
-		if m := pytestFrameRE.FindStringSubmatch(line); m != nil {
+		if m := pytestFrameRE().FindStringSubmatch(line); m != nil {
 			n, _ := strconv.Atoi(m[2])
 			g := start("pytest", true)
 			g.frames = append(g.frames, Frame{Path: m[1], Line: n, Func: m[3]})
 			continue
 		}
-		if m := goPanicFileRE.FindStringSubmatch(line); m != nil {
+		if m := goPanicFileRE().FindStringSubmatch(line); m != nil {
 			n, _ := strconv.Atoi(m[2])
 			fn := ""
 			if i > 0 {
-				if fm := goFuncLineRE.FindStringSubmatch(strings.TrimSpace(lines[i-1])); fm != nil {
+				if fm := goFuncLineRE().FindStringSubmatch(strings.TrimSpace(lines[i-1])); fm != nil {
 					fn = goFuncName(fm[1])
 				}
 			}
@@ -75,13 +74,13 @@ func ParseTraceback(text string) []Frame {
 			g.frames = append(g.frames, Frame{Path: m[1], Line: n, Func: fn})
 			continue
 		}
-		if m := goTestRE.FindStringSubmatch(line); m != nil {
+		if m := goTestRE().FindStringSubmatch(line); m != nil {
 			n, _ := strconv.Atoi(m[2])
 			g := start("gotest", false)
 			g.frames = append(g.frames, Frame{Path: m[1], Line: n})
 			continue
 		}
-		if m := jsFrameRE.FindStringSubmatch(line); m != nil {
+		if m := jsFrameRE().FindStringSubmatch(line); m != nil {
 			n, _ := strconv.Atoi(m[3])
 			fn := m[1]
 			if j := strings.LastIndexByte(fn, '.'); j >= 0 {
@@ -156,7 +155,7 @@ func StripFrameLines(text string) string {
 	lines := strings.Split(text, "\n")
 	out := lines[:0]
 	for _, l := range lines {
-		if pyFrameRE.MatchString(l) || pytestFrameRE.MatchString(l) || goPanicFileRE.MatchString(l) || jsFrameRE.MatchString(l) {
+		if pyFrameRE().MatchString(l) || pytestFrameRE().MatchString(l) || goPanicFileRE().MatchString(l) || jsFrameRE().MatchString(l) {
 			continue
 		}
 		out = append(out, l)
