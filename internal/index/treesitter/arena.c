@@ -21,7 +21,7 @@
 
 #define ALIGN 16
 #define FIRST_CHUNK ((size_t)1 << 20)
-#define MAX_CHUNK ((size_t)32 << 20)
+#define MAX_CHUNK ((size_t)16 << 20)
 
 static _Thread_local grit_arena *current;
 
@@ -66,6 +66,10 @@ static bool next_chunk(grit_arena *a, size_t n) {
   size_t size = a->cur >= 0 ? a->chunks[a->cur].size * 2 : FIRST_CHUNK;
   if (size > MAX_CHUNK) size = MAX_CHUNK;
   if (size < n) size = (n + FIRST_CHUNK - 1) & ~(FIRST_CHUNK - 1);
+  // Past GRIT_ARENA_MAX the file spills to malloc: a parse that recovers
+  // from error after error frees most of what it allocates, which malloc
+  // reuses and a bump allocator cannot.
+  if (a->total + size > GRIT_ARENA_MAX) return false;
   void *base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (base == MAP_FAILED) return false;
   a->chunks[next].base = base;

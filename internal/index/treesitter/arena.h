@@ -9,6 +9,10 @@
 #include <stdlib.h>
 
 #define GRIT_ARENA_CHUNKS 48
+// GRIT_ARENA_MAX is the most an arena maps; a file needing more (a tree of
+// several hundred kilobytes of source, or a pathological file) spills to
+// malloc for the rest.
+#define GRIT_ARENA_MAX ((size_t)32 << 20)
 // GRIT_ARENA_KEEP is how much of its chunks an arena keeps between files.
 #define GRIT_ARENA_KEEP ((size_t)8 << 20)
 
