@@ -82,6 +82,24 @@ func Open(ctx context.Context, path string, schema Schema) (*DB, error) {
 	q.Set("_foreign_keys", "0")
 	q.Set("_cache_size", "-4000")
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
+	// SQLite answers "database is locked" without waiting when waiting
+	// could deadlock: processes creating the same database at once race to
+	// switch it to WAL. Such an open is tried again, for up to BusyTimeout.
+	deadline := time.Now().Add(BusyTimeout)
+	for wait := 5 * time.Millisecond; ; wait = min(2*wait, 200*time.Millisecond) {
+		db, err := open(ctx, path, dsn, schema)
+		if err == nil || !isBusy(err) || time.Now().Add(wait).After(deadline) {
+			return db, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-time.After(wait):
+		}
+	}
+}
+
+func open(ctx context.Context, path, dsn string, schema Schema) (*DB, error) {
 	sdb, err := sql.Open(driverName, dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
@@ -94,6 +112,12 @@ func Open(ctx context.Context, path string, schema Schema) (*DB, error) {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
 	return db, nil
+}
+
+// isBusy reports whether err is SQLite's "database is locked" or "table is locked".
+func isBusy(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && (se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked)
 }
 
 func (db *DB) migrate(ctx context.Context, schema Schema) error {

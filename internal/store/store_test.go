@@ -3,10 +3,13 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mattn/go-sqlite3"
 )
 
 var testSchema = Schema{AppID: 0x54455354, Migrations: []string{
@@ -86,5 +89,15 @@ func TestOpenBadFiles(t *testing.T) {
 			}
 			db.Close()
 		})
+	}
+}
+
+func TestIsBusy(t *testing.T) {
+	busy := fmt.Errorf("migrate: %w", sqlite3.Error{Code: sqlite3.ErrBusy})
+	if !isBusy(busy) || !isBusy(sqlite3.Error{Code: sqlite3.ErrLocked}) {
+		t.Error("isBusy(database is locked) = false")
+	}
+	if isBusy(sqlite3.Error{Code: sqlite3.ErrCorrupt}) || isBusy(errors.New("database is locked")) {
+		t.Error("isBusy(other errors) = true")
 	}
 }
