@@ -47,10 +47,20 @@ func walk(root string, p Parser, maxSize int64) (files []seenFile, skipped []Ski
 	if w.rootErr != nil {
 		return nil, nil, nil, fmt.Errorf("walk %s: %w", root, w.rootErr)
 	}
-	sort.Slice(w.files, func(i, j int) bool { return w.files[i].path < w.files[j].path })
-	sort.Slice(w.skipped, func(i, j int) bool { return w.skipped[i].Path < w.skipped[j].Path })
-	sort.Strings(w.goMods)
-	return w.files, w.skipped, w.goMods, nil
+	n := 0
+	for _, d := range w.dirs {
+		n += len(d.files)
+	}
+	files = make([]seenFile, 0, n)
+	for _, d := range w.dirs {
+		files = append(files, d.files...)
+		skipped = append(skipped, d.skipped...)
+		goMods = append(goMods, d.goMods...)
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].path < files[j].path })
+	sort.Slice(skipped, func(i, j int) bool { return skipped[i].Path < skipped[j].Path })
+	sort.Strings(goMods)
+	return files, skipped, goMods, nil
 }
 
 // walker is one walk's shared state; visit runs on many goroutines, at
@@ -63,10 +73,15 @@ type walker struct {
 	wg             sync.WaitGroup
 
 	mu      sync.Mutex
+	dirs    []dirResult // what each directory holds, merged once the walk is done
+	rootErr error
+}
+
+// dirResult is what visit found in one directory.
+type dirResult struct {
 	files   []seenFile
 	skipped []Skipped
 	goMods  []string
-	rootErr error
 }
 
 // visit lists dir (rel from the root; ig holds the rules of its ancestors),
@@ -79,10 +94,11 @@ func (w *walker) visit(dir, rel string, ig *ignorer) {
 	var skipped []Skipped
 	var goMods []string
 	defer func() {
+		if len(files)+len(skipped)+len(goMods) == 0 {
+			return
+		}
 		w.mu.Lock()
-		w.files = append(w.files, files...)
-		w.skipped = append(w.skipped, skipped...)
-		w.goMods = append(w.goMods, goMods...)
+		w.dirs = append(w.dirs, dirResult{files, skipped, goMods})
 		w.mu.Unlock()
 	}()
 	d, err := os.Open(dir)
