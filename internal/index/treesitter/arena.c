@@ -14,6 +14,7 @@
 // the parser is made per file (ts_parser_new is a few small allocations),
 // so nothing that outlives the parse points into the arena.
 #define _DEFAULT_SOURCE // MAP_ANONYMOUS
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -24,6 +25,10 @@
 #define MAX_CHUNK ((size_t)16 << 20)
 
 static _Thread_local grit_arena *current;
+
+// idle_bytes is what the arenas not parsing keep mapped.
+static _Atomic size_t idle_bytes;
+size_t grit_arena_idle_bytes(void) { return idle_bytes; }
 
 int grit_arena_limit = GRIT_ARENA_CHUNKS;
 static _Atomic uint64_t spills;
@@ -171,6 +176,7 @@ void grit_alloc_free(void *p) {
 }
 
 void grit_arena_enter(grit_arena *a) {
+  atomic_fetch_sub(&idle_bytes, a->total); // its kept chunks are in use again
   a->used = 0;
   a->spilled = false;
   a->last = NULL;
@@ -189,13 +195,18 @@ void grit_arena_leave(grit_arena *a, size_t keep) {
   current = NULL;
   if (a->used > a->peak) a->peak = a->used;
   // Keep the first chunks (up to keep bytes) for the next file: mapping
-  // them again would fault every page in anew.
+  // them again would fault every page in anew. All idle arenas together
+  // keep at most GRIT_ARENA_KEEP_ALL, however many parsers run at once.
+  size_t idle = atomic_load(&idle_bytes);
+  size_t room = idle < GRIT_ARENA_KEEP_ALL ? GRIT_ARENA_KEEP_ALL - idle : 0;
+  if (keep > room) keep = room;
   size_t kept = 0;
   int n = 0;
   while (n < a->n && kept + a->chunks[n].size <= keep) kept += a->chunks[n++].size;
   for (int i = n; i < a->n; i++) munmap(a->chunks[i].base, a->chunks[i].size);
   a->n = n;
   a->total = kept;
+  atomic_fetch_add(&idle_bytes, kept);
   a->cur = -1;
   a->top = a->end = NULL;
   a->last = NULL;
@@ -203,6 +214,7 @@ void grit_arena_leave(grit_arena *a, size_t keep) {
 
 void grit_arena_free(grit_arena *a) {
   if (a == NULL) return;
+  atomic_fetch_sub(&idle_bytes, a->total);
   for (int i = 0; i < a->n; i++) munmap(a->chunks[i].base, a->chunks[i].size);
   free(a);
 }

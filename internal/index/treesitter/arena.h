@@ -13,8 +13,10 @@
 // several hundred kilobytes of source, or a pathological file) spills to
 // malloc for the rest.
 #define GRIT_ARENA_MAX ((size_t)32 << 20)
-// GRIT_ARENA_KEEP is how much of its chunks an arena keeps between files.
+// GRIT_ARENA_KEEP is how much of its chunks an arena keeps between files,
+// GRIT_ARENA_KEEP_ALL how much all idle arenas together keep.
 #define GRIT_ARENA_KEEP ((size_t)8 << 20)
+#define GRIT_ARENA_KEEP_ALL ((size_t)32 << 20)
 
 typedef struct grit_chunk { char *base; size_t size; } grit_chunk;
 
@@ -49,5 +51,6 @@ void grit_arena_free(grit_arena *a);
 // at most), so a small file spills; grit_arena_spills counts the files that did.
 extern int grit_arena_limit;
 uint64_t grit_arena_spills(void);
+size_t grit_arena_idle_bytes(void); // what idle arenas keep mapped
 
 #endif

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -109,4 +110,30 @@ func TestArenaMatchesMalloc(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%d files of %s compared", n, root)
+}
+
+// TestArenaKeepBounded parses on many goroutines at once: the arenas left
+// idle keep at most GRIT_ARENA_KEEP_ALL mapped between them.
+func TestArenaKeepBounded(t *testing.T) {
+	p := New()
+	var src strings.Builder
+	for i := range 2000 {
+		src.WriteString("def f" + strings.Repeat("x", i%40) + "(a, b=[1, 2]):\n    return g(a).h[b] + 'text'\n\n")
+	}
+	var wg sync.WaitGroup
+	for range 12 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 3 {
+				if _, err := p.Parse(context.Background(), "m.py", []byte(src.String())); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if idle := arenaIdleBytes(); idle == 0 || idle > 32<<20 {
+		t.Errorf("idle arenas keep %d bytes mapped, want some and at most 32 MiB", idle)
+	}
 }

@@ -219,6 +219,9 @@ func setArenaLimit(n int) int {
 	return old
 }
 
+// arenaIdleBytes is what the arenas not parsing keep mapped.
+func arenaIdleBytes() uint64 { return uint64(C.grit_arena_idle_bytes()) }
+
 // arenaSpills is how many parses ran out of arena and finished with malloc.
 func arenaSpills() uint64 { return uint64(C.grit_arena_spills()) }
 
