@@ -88,27 +88,11 @@ func TestArenaMatchesMalloc(t *testing.T) {
 		return
 	}
 	n := 0
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && path != root && strings.HasPrefix(d.Name(), ".") {
-			return filepath.SkipDir
-		}
-		if d.Type().IsRegular() && p.Lang(path) != "" {
-			src, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			check(path, src)
-			check(path+" (first half)", src[:len(src)/2])
-			n++
-		}
-		return nil
+	repoFiles(t, root, func(path string) bool { return p.Lang(path) != "" }, func(path string, src []byte) {
+		check(path, src)
+		check(path+" (first half)", src[:len(src)/2])
+		n++
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	t.Logf("%d files of %s compared", n, root)
 }
 

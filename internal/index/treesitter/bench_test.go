@@ -38,6 +38,17 @@ func benchFiles(b *testing.B) ([]benchFile, int64) {
 	p := New()
 	var out []benchFile
 	var total int64
+	repoFiles(b, root, func(path string) bool { return p.Lang(path) != "" }, func(path string, src []byte) {
+		out = append(out, benchFile{path, src})
+		total += int64(len(src))
+	})
+	return out, total
+}
+
+// repoFiles calls fn with each regular file under root that keep accepts,
+// skipping hidden directories (.git, .grit).
+func repoFiles(tb testing.TB, root string, keep func(path string) bool, fn func(path string, src []byte)) {
+	tb.Helper()
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -45,20 +56,18 @@ func benchFiles(b *testing.B) ([]benchFile, int64) {
 		if d.IsDir() && path != root && strings.HasPrefix(d.Name(), ".") {
 			return filepath.SkipDir
 		}
-		if d.Type().IsRegular() && p.Lang(path) != "" {
+		if d.Type().IsRegular() && keep(path) {
 			src, err := os.ReadFile(path)
 			if err != nil {
 				return err
 			}
-			out = append(out, benchFile{path, src})
-			total += int64(len(src))
+			fn(path, src)
 		}
 		return nil
 	})
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	return out, total
 }
 
 // BenchmarkParseOnly is bare tree-sitter parsing of every file, one thread.

@@ -2,9 +2,7 @@ package treesitter
 
 import (
 	"context"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -78,28 +76,13 @@ func comparePythonWalker(t *testing.T) {
 		return
 	}
 	n := 0
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && path != root && strings.HasPrefix(d.Name(), ".") {
-			return filepath.SkipDir
-		}
-		if d.Type().IsRegular() && (strings.HasSuffix(path, ".py") || strings.HasSuffix(path, ".pyi")) {
-			src, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			check(path, src)
-			// Cut mid-file: error recovery shapes the tree in ways the
-			// fixtures do not reach.
-			check(path+" (first half)", src[:len(src)/2])
-			n++
-		}
-		return nil
+	isPython := func(path string) bool { return strings.HasSuffix(path, ".py") || strings.HasSuffix(path, ".pyi") }
+	repoFiles(t, root, isPython, func(path string, src []byte) {
+		check(path, src)
+		// Cut mid-file: error recovery shapes the tree in ways the
+		// fixtures do not reach.
+		check(path+" (first half)", src[:len(src)/2])
+		n++
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	t.Logf("%d Python files of %s compared", n, root)
 }
