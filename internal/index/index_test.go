@@ -657,3 +657,34 @@ func TestManyFiles(t *testing.T) {
 		t.Errorf("warm Update() reused %d, parsed %d; want 693, 0", st.Reused, st.Parsed)
 	}
 }
+
+// TestGritignoreOverGitignore: in one directory, .gritignore's rules come
+// after .gitignore's, so a .gritignore rule decides, either way round.
+func TestGritignoreOverGitignore(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		".gitignore":  "reincluded.py\n!excluded.py\n",
+		".gritignore": "!reincluded.py\nexcluded.py\n",
+	}
+	for _, name := range []string{"reincluded.py", "excluded.py", "plain.py"} {
+		files[name] = "def f():\n    pass\n"
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix := open(t, root, index.Options{})
+	update(t, ix)
+	got, err := ix.Files(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, f := range got {
+		paths = append(paths, f.Path)
+	}
+	if want := []string{"plain.py", "reincluded.py"}; !slices.Equal(paths, want) {
+		t.Errorf("Files() = %v, want %v", paths, want)
+	}
+}

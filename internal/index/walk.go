@@ -116,13 +116,27 @@ func (w *walker) visit(dir, rel string, ig *ignorer) {
 		return
 	}
 	// The ignore files of this directory, looked up in its listing rather
-	// than opened blindly in every directory; the rules are shared with
-	// the subdirectories, copied on write.
+	// than opened blindly in every directory, .gritignore's rules after
+	// (so over) .gitignore's; the rules are shared with the subdirectories,
+	// copied on write.
+	var has [2]bool
 	for _, e := range ents {
-		if name := e.Name(); (name == ".gitignore" || name == ".gritignore") && !e.IsDir() {
-			if f := loadIgnore(filepath.Join(dir, name), rel); f != nil {
-				ig = &ignorer{files: append(slices.Clip(ig.files), f)}
-			}
+		if e.IsDir() {
+			continue
+		}
+		switch e.Name() {
+		case ".gitignore":
+			has[0] = true
+		case ".gritignore":
+			has[1] = true
+		}
+	}
+	for i, name := range []string{".gitignore", ".gritignore"} {
+		if !has[i] {
+			continue
+		}
+		if f := loadIgnore(filepath.Join(dir, name), rel); f != nil {
+			ig = &ignorer{files: append(slices.Clip(ig.files), f)}
 		}
 	}
 	st := newDirStat(d, dir)
