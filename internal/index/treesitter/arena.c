@@ -89,7 +89,7 @@ static bool next_chunk(grit_arena *a, size_t n) {
 
 static void *arena_alloc(grit_arena *a, size_t n) {
   size_t need = n ? (n + ALIGN - 1) & ~(size_t)(ALIGN - 1) : ALIGN;
-  if (need < n) return NULL; // overflow
+  if (need < n) return xmalloc(n); // n near SIZE_MAX: malloc fails and aborts, as tree-sitter's would
   if ((size_t)(a->end - a->top) < need && !next_chunk(a, need)) {
     if (!a->spilled) spills++;
     a->spilled = true; // out of chunks: the rest of this file uses malloc

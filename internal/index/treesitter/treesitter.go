@@ -166,11 +166,12 @@ func (p *Parser) parse(ctx context.Context, file string, src []byte, walk bool) 
 		arena = nil
 	}
 	C.grit_extract(arena, cp.p, l.ptr, q.ptr, walkCaps, isRef, C.uint32_t(len(q.isRef)), srcPtr, C.uint32_t(len(src)), C.int64_t(budget.Nanoseconds()), res)
-	if res.status == 1 || res.status == 4 {
+	if arena == nil && (res.status == 1 || res.status == 4) {
 		// The parse was halted or failed. tree-sitter 0.25's ts_parser_reset
 		// does not clear a parser's canceled_balancing flag, so the next parse
 		// on it would resume a balance with no tree and abort the process
-		// (assertion self->finished_tree.ptr). Replace the parser.
+		// (assertion self->finished_tree.ptr). Replace the parser. (With an
+		// arena, grit_extract makes a parser per file and drops it.)
 		cp.renew()
 	}
 	switch res.status {
