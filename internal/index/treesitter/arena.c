@@ -197,16 +197,22 @@ void grit_arena_leave(grit_arena *a, size_t keep) {
   // Keep the first chunks (up to keep bytes) for the next file: mapping
   // them again would fault every page in anew. All idle arenas together
   // keep at most GRIT_ARENA_KEEP_ALL, however many parsers run at once.
+  // The chunks kept are reserved in idle_bytes in one compare-and-swap, so
+  // arenas leaving at once cannot together pass the bound.
+  size_t kept;
+  int n;
   size_t idle = atomic_load(&idle_bytes);
-  size_t room = idle < GRIT_ARENA_KEEP_ALL ? GRIT_ARENA_KEEP_ALL - idle : 0;
-  if (keep > room) keep = room;
-  size_t kept = 0;
-  int n = 0;
-  while (n < a->n && kept + a->chunks[n].size <= keep) kept += a->chunks[n++].size;
+  for (;;) {
+    size_t room = idle < GRIT_ARENA_KEEP_ALL ? GRIT_ARENA_KEEP_ALL - idle : 0;
+    size_t k = keep < room ? keep : room;
+    kept = 0;
+    n = 0;
+    while (n < a->n && kept + a->chunks[n].size <= k) kept += a->chunks[n++].size;
+    if (atomic_compare_exchange_weak(&idle_bytes, &idle, idle + kept)) break;
+  }
   for (int i = n; i < a->n; i++) munmap(a->chunks[i].base, a->chunks[i].size);
   a->n = n;
   a->total = kept;
-  atomic_fetch_add(&idle_bytes, kept);
   a->cur = -1;
   a->top = a->end = NULL;
   a->last = NULL;
