@@ -177,7 +177,6 @@ func benchIndex(ctx context.Context, e *env, root string) (*benchIndexReport, er
 	// The cold index and the bare parse each get the better of two runs:
 	// on a shared machine one run of either swings by 15%.
 	step("cold index")
-	var st index.Stats
 	for i := range 2 {
 		for _, sfx := range []string{"", "-wal", "-shm"} {
 			os.Remove(db + sfx)
@@ -188,7 +187,6 @@ func benchIndex(ctx context.Context, e *env, root string) (*benchIndexReport, er
 		}
 		r.PeakRSSKiB = max(r.PeakRSSKiB, run.rss)
 		if i == 0 || ms(s.Duration) < r.ColdMS {
-			st = s
 			r.ColdMS, r.ColdWallMS, r.ColdCPUMS, r.Files, r.Defs = ms(s.Duration), ms(run.wall), ms(run.cpu), s.Seen, s.Defs
 		}
 	}

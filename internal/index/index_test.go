@@ -622,9 +622,9 @@ func TestEdgesAgree(t *testing.T) {
 	}
 }
 
-// TestManyFiles has enough files for the walk to stat them on several
-// goroutines: every file is seen once, in path order, and the too-large ones
-// are skipped with their reason, as in a small repository.
+// TestManyFiles has enough files and directories for the walk to run on
+// several goroutines at once: every file is seen once, in path order, and
+// the too-large ones are skipped with their reason.
 func TestManyFiles(t *testing.T) {
 	root := t.TempDir()
 	for i := range 700 {
@@ -650,8 +650,9 @@ func TestManyFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) != 693 || !slices.IsSortedFunc(files, func(a, b index.File) int { return strings.Compare(a.Path, b.Path) }) {
-		t.Errorf("Files() = %d files (sorted: %v), want 693 in path order", len(files), slices.IsSortedFunc(files, func(a, b index.File) int { return strings.Compare(a.Path, b.Path) }))
+	sorted := slices.IsSortedFunc(files, func(a, b index.File) int { return strings.Compare(a.Path, b.Path) })
+	if len(files) != 693 || !sorted {
+		t.Errorf("Files() = %d files (sorted: %v), want 693 in path order", len(files), sorted)
 	}
 	if st := update(t, ix); st.Reused != 693 || st.Parsed != 0 {
 		t.Errorf("warm Update() reused %d, parsed %d; want 693, 0", st.Reused, st.Parsed)

@@ -14,9 +14,5 @@ func newDirStat(_ *os.File, dir string) dirStat { return dirStat{dir: dir} }
 
 // lstat returns the size and modification time (Unix nanoseconds) of name.
 func (s dirStat) lstat(name string) (size, mtime int64, err error) {
-	info, err := os.Lstat(filepath.Join(s.dir, name))
-	if err != nil {
-		return 0, 0, err
-	}
-	return info.Size(), info.ModTime().UnixNano(), nil
+	return lstatPath(filepath.Join(s.dir, name))
 }

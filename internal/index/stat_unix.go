@@ -28,11 +28,7 @@ func newDirStat(d *os.File, dir string) dirStat {
 // lstat returns the size and modification time (Unix nanoseconds) of name.
 func (s dirStat) lstat(name string) (size, mtime int64, err error) {
 	if s.fd < 0 {
-		info, err := os.Lstat(filepath.Join(s.dir, name))
-		if err != nil {
-			return 0, 0, err
-		}
-		return info.Size(), info.ModTime().UnixNano(), nil
+		return lstatPath(filepath.Join(s.dir, name))
 	}
 	var st unix.Stat_t
 	for {

@@ -161,8 +161,7 @@ func (ix *Index) update(ctx context.Context, only []string) (Stats, error) {
 			return st, w.err
 		}
 		seen = w.seen
-		skipped := w.skipped
-		st.Skipped = append(st.Skipped, skipped...)
+		st.Skipped = append(st.Skipped, w.skipped...)
 		onDisk := make(map[string]bool, len(seen))
 		for _, s := range seen {
 			onDisk[s.path] = true

@@ -39,7 +39,7 @@ func walk(root string, p Parser, maxSize int64) (files []seenFile, skipped []Ski
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("walk %s: %w", root, err)
 	}
-	w := &walker{root: root, realRoot: realRoot, parser: p, maxSize: maxSize,
+	w := &walker{realRoot: realRoot, parser: p, maxSize: maxSize,
 		sem: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))}
 	w.wg.Add(1)
 	w.visit(root, "", base)
@@ -66,11 +66,11 @@ func walk(root string, p Parser, maxSize int64) (files []seenFile, skipped []Ski
 // walker is one walk's shared state; visit runs on many goroutines, at
 // most cap(sem) of them reading or stat'ing at once.
 type walker struct {
-	root, realRoot string
-	parser         Parser
-	maxSize        int64
-	sem            chan struct{}
-	wg             sync.WaitGroup
+	realRoot string
+	parser   Parser
+	maxSize  int64
+	sem      chan struct{}
+	wg       sync.WaitGroup
 
 	mu      sync.Mutex
 	dirs    []dirResult // what each directory holds, merged once the walk is done
@@ -216,4 +216,14 @@ func sizeString(n int64) string {
 		return strings.TrimSuffix(s, ".0") + " KiB"
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+// lstatPath returns the size and modification time (Unix nanoseconds) of
+// the file at path, not following a symlink.
+func lstatPath(path string) (size, mtime int64, err error) {
+	info, err := os.Lstat(path)
+	if err != nil {
+		return 0, 0, err
+	}
+	return info.Size(), info.ModTime().UnixNano(), nil
 }

@@ -40,13 +40,7 @@ func (m *BM25) Add(tokens []string) int {
 
 // AddTF appends a document given as term frequencies and its length.
 func (m *BM25) AddTF(tf map[string]int, length int) int {
-	doc := len(m.lens)
-	for t, n := range tf {
-		m.post[t] = append(m.post[t], posting{int32(doc), int32(n)})
-	}
-	m.lens = append(m.lens, length)
-	m.total += length
-	return doc
+	return m.addTFPlus(tf, nil, 0, length)
 }
 
 // addTFPlus is AddTF of tf plus w for each occurrence of a term in extra

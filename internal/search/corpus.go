@@ -378,9 +378,6 @@ func buildCorpus(ctx context.Context, ix *index.Index, files []index.File, oldDo
 		c.edges[e.To] = append(c.edges[e.To], index.FileEdge{From: e.To, To: e.From, Weight: e.Weight, Names: e.Names})
 	}
 	c.recent = recent
-	if c.recent == nil {
-		c.recent = map[string]float64{}
-	}
 	return c, newDocs, nil
 }
 

@@ -98,7 +98,6 @@ static void *arena_alloc(grit_arena *a, size_t n) {
   void *p = a->top;
   a->top += need;
   a->last = p;
-  a->used += need;
   return p;
 }
 
@@ -144,7 +143,6 @@ void *grit_alloc_realloc(void *p, size_t n) {
   // pushed to in a loop are the common case.
   size_t need = n ? (n + ALIGN - 1) & ~(size_t)(ALIGN - 1) : ALIGN;
   if (p == a->last && c == a->cur && (size_t)(a->end - (char *)p) >= need) {
-    a->used += need - (size_t)(a->top - (char *)p);
     a->top = (char *)p + need;
     return p;
   }
@@ -166,7 +164,6 @@ void grit_alloc_free(void *p) {
   }
   if (chunk_for(a, p) >= 0) {
     if (p == a->last) { // the last allocation gives its room back
-      a->used -= (size_t)(a->top - (char *)p);
       a->top = p;
       a->last = NULL;
     }
@@ -177,7 +174,6 @@ void grit_alloc_free(void *p) {
 
 void grit_arena_enter(grit_arena *a) {
   atomic_fetch_sub(&idle_bytes, a->total); // its kept chunks are in use again
-  a->used = 0;
   a->spilled = false;
   a->last = NULL;
   if (a->n == 0) {
@@ -191,10 +187,9 @@ void grit_arena_enter(grit_arena *a) {
   current = a;
 }
 
-void grit_arena_leave(grit_arena *a, size_t keep) {
+void grit_arena_leave(grit_arena *a) {
   current = NULL;
-  if (a->used > a->peak) a->peak = a->used;
-  // Keep the first chunks (up to keep bytes) for the next file: mapping
+  // Keep the first chunks (up to GRIT_ARENA_KEEP) for the next file: mapping
   // them again would fault every page in anew. All idle arenas together
   // keep at most GRIT_ARENA_KEEP_ALL, however many parsers run at once.
   // The chunks kept are reserved in idle_bytes in one compare-and-swap, so
@@ -204,7 +199,7 @@ void grit_arena_leave(grit_arena *a, size_t keep) {
   size_t idle = atomic_load(&idle_bytes);
   for (;;) {
     size_t room = idle < GRIT_ARENA_KEEP_ALL ? GRIT_ARENA_KEEP_ALL - idle : 0;
-    size_t k = keep < room ? keep : room;
+    size_t k = GRIT_ARENA_KEEP < room ? GRIT_ARENA_KEEP : room;
     kept = 0;
     n = 0;
     while (n < a->n && kept + a->chunks[n].size <= k) kept += a->chunks[n++].size;

@@ -26,8 +26,6 @@ typedef struct grit_arena {
   int cur;                              // chunk allocations come from (-1: none yet)
   char *top, *end;                      // free room in chunks[cur]
   void *last;                           // the newest allocation (grows or frees in place)
-  size_t used;                          // bytes handed out in this file
-  size_t peak;                          // most bytes any one file used
   size_t total;                         // bytes mapped
   bool spilled;                         // chunks ran out and malloc took over
 } grit_arena;
@@ -41,10 +39,10 @@ void grit_alloc_free(void *p);
 
 // grit_arena_enter makes a (zeroed before first use) the calling thread's
 // arena and empties it; grit_arena_leave stops using it and unmaps its
-// chunks past the first keep bytes. Nothing allocated in between may be
-// used after leave.
+// chunks past the first GRIT_ARENA_KEEP bytes. Nothing allocated in between
+// may be used after leave.
 void grit_arena_enter(grit_arena *a);
-void grit_arena_leave(grit_arena *a, size_t keep);
+void grit_arena_leave(grit_arena *a);
 void grit_arena_free(grit_arena *a);
 
 // Tests: grit_arena_limit caps the chunks an arena may map (GRIT_ARENA_CHUNKS

@@ -5,7 +5,6 @@
 #include <string.h>
 #include <time.h>
 #include "extract.h"
-#include "arena.h"
 
 void grit_use_default_allocator(void) {
   // malloc directly, or the parse's arena (arena.c).
@@ -154,7 +153,7 @@ done:
   // large for the arena's chunks) needs the walk that frees it.
   if (tree != NULL && arena->spilled) ts_tree_delete(tree);
   ts_parser_delete(p); // runs the external scanner's destroy, which uses libc's free
-  grit_arena_leave(arena, GRIT_ARENA_KEEP);
+  grit_arena_leave(arena);
 }
 
 void grit_result_free(grit_result *r) {
