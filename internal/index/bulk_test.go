@@ -27,7 +27,15 @@ func TestColdEqualsIncremental(t *testing.T) {
 		fmt.Fprintf(&sb, "from pkg.mod_%03d import helper_%03d\n\n", (i+1)%n, (i+1)%n)
 		fmt.Fprintf(&sb, "def helper_%03d(x):\n    return shared(x) + helper_%03d(x)\n\n", i, (i+1)%n)
 		fmt.Fprintf(&sb, "class Thing%03d:\n    def method(self):\n        return helper_%03d(self) + self.other()\n\n", i, i)
-		fmt.Fprintf(&sb, "def shared(x):\n    return len(x)\n")
+		fmt.Fprintf(&sb, "def shared(x):\n    return len(x)\n\n")
+		// solo_i is defined once and called from a file that does not
+		// import it; dup is defined in every third file and called from
+		// all: each resolution rule (same file, imported file, only
+		// definition, ambiguous) has calls to decide.
+		fmt.Fprintf(&sb, "def solo_%03d():\n    return solo_%03d() + dup()\n", i, (i+7)%n)
+		if i%3 == 0 {
+			fmt.Fprintf(&sb, "\ndef dup():\n    return 0\n")
+		}
 		src[fmt.Sprintf("pkg/mod_%03d.py", i)] = sb.String()
 	}
 	write := func(root string, names []string) {
@@ -61,23 +69,46 @@ func TestColdEqualsIncremental(t *testing.T) {
 		update(t, ixInc)
 	}
 
-	for _, q := range []string{
-		`SELECT f.path, n.name, d.parent, d.kind, d.start, d."end" FROM defs d JOIN files f ON f.id = d.file_id JOIN names n ON n.id = d.name_id ORDER BY 1, 5`,
-		`SELECT f.path, coalesce(cd.parent || '.' || cn.name, ''), n.name, coalesce(tf.path || ':' || td.start, ''), hex(c.sites)
-		 FROM calls c JOIN files f ON f.id = c.file_id JOIN names n ON n.id = c.name_id
-		 LEFT JOIN defs cd ON cd.id = c.caller_id LEFT JOIN names cn ON cn.id = cd.name_id
-		 LEFT JOIN defs td ON td.id = c.callee_id LEFT JOIN files tf ON tf.id = td.file_id ORDER BY 1, 2, 3`,
-		`SELECT f.path, i.module, i.names, coalesce(r.path, '') FROM imports i JOIN files f ON f.id = i.file_id LEFT JOIN files r ON r.id = i.resolved_id ORDER BY 1, 2`,
-		`SELECT count(*) FROM calls WHERE callee_id != 0`,
-	} {
-		a, b := dump(t, ixCold, q), dump(t, ixInc, q)
-		if len(a) == 0 {
-			t.Errorf("cold build: %s: no rows", q)
-		}
-		if diff := cmp.Diff(a, b); diff != "" {
-			t.Errorf("%s\n(-cold +incremental):\n%s", q, diff)
+	same := func(ixCold, ixInc *index.Index) {
+		t.Helper()
+		for _, q := range []string{
+			`SELECT f.path, n.name, d.parent, d.kind, d.start, d."end" FROM defs d JOIN files f ON f.id = d.file_id JOIN names n ON n.id = d.name_id ORDER BY 1, 5`,
+			`SELECT f.path, coalesce(cd.parent || '.' || cn.name, ''), n.name, coalesce(tf.path || ':' || td.start, ''), hex(c.sites)
+			 FROM calls c JOIN files f ON f.id = c.file_id JOIN names n ON n.id = c.name_id
+			 LEFT JOIN defs cd ON cd.id = c.caller_id LEFT JOIN names cn ON cn.id = cd.name_id
+			 LEFT JOIN defs td ON td.id = c.callee_id LEFT JOIN files tf ON tf.id = td.file_id ORDER BY 1, 2, 3`,
+			`SELECT f.path, i.module, i.names, coalesce(r.path, '') FROM imports i JOIN files f ON f.id = i.file_id LEFT JOIN files r ON r.id = i.resolved_id ORDER BY 1, 2`,
+			`SELECT count(*) FROM calls WHERE callee_id != 0`,
+		} {
+			a, b := dump(t, ixCold, q), dump(t, ixInc, q)
+			if len(a) == 0 {
+				t.Errorf("cold build: %s: no rows", q)
+			}
+			if diff := cmp.Diff(a, b); diff != "" {
+				t.Errorf("%s\n(-cold +incremental):\n%s", q, diff)
+			}
 		}
 	}
+	same(ixCold, ixInc)
+
+	// A few files edited: the incremental path that fetches only the
+	// definitions near the files it resolves. solo_040 goes away (its
+	// caller, file 33, loses the call's target), solo_053 gets a second
+	// definition (file 46's call becomes ambiguous), and file 5 is edited
+	// without changing names.
+	src["pkg/mod_040.py"] = strings.Replace(src["pkg/mod_040.py"], "def solo_040", "def solo_x040", 1)
+	src["pkg/mod_060.py"] += "\ndef solo_053():\n    return 2\n"
+	src["pkg/mod_005.py"] += "\n# edited\n"
+	edited := []string{"pkg/mod_005.py", "pkg/mod_040.py", "pkg/mod_060.py"}
+	write(inc, edited)
+	if st := update(t, ixInc); st.Parsed != len(edited) {
+		t.Fatalf("Update() after the edit parsed %d files, want %d", st.Parsed, len(edited))
+	}
+	cold2 := t.TempDir()
+	write(cold2, names)
+	ixCold2 := open(t, cold2, index.Options{})
+	update(t, ixCold2)
+	same(ixCold2, ixInc)
 	for _, ix := range []*index.Index{ixCold, ixInc} {
 		edges, err := ix.AllEdges(context.Background())
 		if err != nil || len(edges) == 0 {

@@ -148,9 +148,6 @@ func (w *writer) resolveCalls(ctx context.Context) error {
 				names = append(names, c.name)
 			}
 		}
-		if err := defs.prefetch(ctx, names); err != nil {
-			return err
-		}
 		for _, f := range files {
 			if err := w.loadImported(ctx, imported, f); err != nil {
 				return err
@@ -159,12 +156,15 @@ func (w *writer) resolveCalls(ctx context.Context) error {
 				return err
 			}
 		}
+		if err := defs.prefetch(ctx, names, files, imported); err != nil {
+			return err
+		}
 	}
 	calls := newBulk(w.tx, w.callsTable, 5)
 	defer calls.close()
 	for _, f := range files {
 		resolve := func(caller, name int64) int64 {
-			return resolveCall(defs.byName[name], f, parents[caller], imported[f])
+			return defs.resolve(name, f, parents[caller], imported[f])
 		}
 		if pending, ok := w.newCalls[f]; ok {
 			// In key order: the table is a b-tree on it, and fills its pages.
@@ -195,38 +195,38 @@ func (w *writer) resolveCalls(ctx context.Context) error {
 	return calls.flush(ctx)
 }
 
-// resolveCall picks the definition a call of a name resolves to, among ds
-// (the name's definitions by file and position): one in the calling file
-// (a sibling of the caller first), else one in a file the caller imports,
-// else the only one.
-func resolveCall(ds []defLite, file int64, callerParent string, imported map[int64]bool) int64 {
-	if len(ds) == 0 {
-		return 0
-	}
+// resolve picks the definition a call of a name in file resolves to: one
+// in the calling file (a sibling of the caller first), else one in a file
+// the caller imports, else the name's only definition.
+func (d *defIndex) resolve(name, file int64, callerParent string, imported map[int64]bool) int64 {
+	ds := d.byName[name]
 	first := int64(0)
-	for _, d := range ds {
-		if d.file != file {
+	for _, c := range ds {
+		if c.file != file {
 			continue
 		}
 		if first == 0 {
-			first = d.id
+			first = c.id
 		}
-		if d.parent == callerParent && callerParent != "" {
-			return d.id
+		if c.parent == callerParent && callerParent != "" {
+			return c.id
 		}
 	}
 	if first != 0 {
 		return first
 	}
-	for _, d := range ds {
-		if imported[d.file] {
-			return d.id
+	for _, c := range ds {
+		if imported[c.file] {
+			return c.id
 		}
 	}
-	if len(ds) == 1 {
-		return ds[0].id
+	if d.all {
+		if len(ds) == 1 {
+			return ds[0].id
+		}
+		return 0
 	}
-	return 0
+	return d.only[name]
 }
 
 // filesCalling marks the stored files that refer to a changed name.
@@ -318,9 +318,13 @@ func loadParents(ctx context.Context, tx *sql.Tx, file int64, parents map[int64]
 // defIndex finds definitions by name id, all loaded on a bulk update or
 // fetched for the names needed otherwise.
 type defIndex struct {
-	tx     *sql.Tx
-	all    bool
+	tx  *sql.Tx
+	all bool // byName holds every definition of every name
+	// byName holds, by name, the definitions resolution may pick by file,
+	// in (file, start) order: all of them, or (prefetch) those in the
+	// files being resolved and the files they import.
 	byName map[int64][]defLite
+	only   map[int64]int64 // prefetch: a name's definition if it has only one
 }
 
 func (d *defIndex) loadAll(ctx context.Context, parents map[int64]string) error {
@@ -342,34 +346,78 @@ func (d *defIndex) loadAll(ctx context.Context, parents map[int64]string) error 
 	return rows.Err()
 }
 
-// prefetch loads the definitions of names, in batches.
-func (d *defIndex) prefetch(ctx context.Context, names []int64) error {
+// prefetch loads what resolving calls of names from files needs: the
+// names' definitions in those files and the files they import, and the
+// definition of each name defined once. It never reads every definition of
+// a common name (sympy defines __init__ 570 times, in rows spread over the
+// whole table): those it counts in the name index alone.
+func (d *defIndex) prefetch(ctx context.Context, names, files []int64, imported map[int64]map[int64]bool) error {
 	slices.Sort(names)
 	names = slices.Compact(names)
+	d.only = map[int64]int64{}
+	in := map[int64]bool{}
+	for _, f := range files {
+		in[f] = true
+		for g := range imported[f] {
+			in[g] = true
+		}
+	}
+	near := make([]int64, 0, len(in))
+	for f := range in {
+		near = append(near, f)
+	}
+	slices.Sort(near)
 	for len(names) > 0 {
-		chunk := names[:min(len(names), 500)]
+		chunk := names[:min(len(names), 400)]
 		names = names[len(chunk):]
 		args := make([]any, len(chunk))
 		for i, n := range chunk {
 			args[i] = n
 			d.byName[n] = nil
 		}
-		rows, err := d.tx.QueryContext(ctx, `SELECT id, file_id, name_id, parent FROM defs WHERE name_id IN (`+placeholders(len(chunk))+`) ORDER BY file_id, start`, args...)
+		// Counted from the index (name_id, rowid) alone.
+		rows, err := d.tx.QueryContext(ctx, `SELECT name_id, min(id) FROM defs WHERE name_id IN (`+placeholders(len(chunk))+`) GROUP BY name_id HAVING count(*) = 1`, args...)
 		if err != nil {
 			return err
 		}
 		for rows.Next() {
-			var l defLite
-			var n int64
-			if err := rows.Scan(&l.id, &l.file, &n, &l.parent); err != nil {
+			var n, id int64
+			if err := rows.Scan(&n, &id); err != nil {
 				rows.Close()
 				return err
 			}
-			d.byName[n] = append(d.byName[n], l)
+			d.only[n] = id
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
 			return err
+		}
+		// By file (the unary + keeps SQLite off the name index): a file's
+		// definitions sit together in the table.
+		for rest := near; len(rest) > 0; {
+			fs := rest[:min(len(rest), 400)]
+			rest = rest[len(fs):]
+			fargs := append(slices.Clip(args), make([]any, len(fs))...)
+			for i, f := range fs {
+				fargs[len(args)+i] = f
+			}
+			rows, err := d.tx.QueryContext(ctx, `SELECT id, file_id, name_id, parent FROM defs WHERE +name_id IN (`+placeholders(len(chunk))+`) AND file_id IN (`+placeholders(len(fs))+`) ORDER BY file_id, start`, fargs...)
+			if err != nil {
+				return err
+			}
+			for rows.Next() {
+				var l defLite
+				var n int64
+				if err := rows.Scan(&l.id, &l.file, &n, &l.parent); err != nil {
+					rows.Close()
+					return err
+				}
+				d.byName[n] = append(d.byName[n], l)
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

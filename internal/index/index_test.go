@@ -689,3 +689,39 @@ func TestGritignoreOverGitignore(t *testing.T) {
 		t.Errorf("Files() = %v, want %v", paths, want)
 	}
 }
+
+// TestLargeDirectory lists a directory whose entries take several times
+// the walk's first listing buffer, with names in UTF-8 and a .gitignore
+// among them: every kept file is seen once.
+func TestLargeDirectory(t *testing.T) {
+	root := t.TempDir()
+	const n = 1500
+	want := 0
+	for i := range n {
+		name := fmt.Sprintf("a_module_with_a_rather_long_name_to_fill_the_buffer_%04d_é.py", i)
+		if err := os.WriteFile(filepath.Join(root, name), []byte("x = 1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if i%10 != 3 {
+			want++
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, ".gitignore"), []byte("*3_é.py\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ix := open(t, root, index.Options{})
+	if st := update(t, ix); st.Seen != want || st.Parsed != want {
+		t.Fatalf("Update() saw %d, parsed %d; want %d", st.Seen, st.Parsed, want)
+	}
+	files, err := ix.Files(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, f := range files {
+		if seen[f.Path] || strings.HasSuffix(f.Path, "3_é.py") {
+			t.Errorf("Files() has %s twice or ignored", f.Path)
+		}
+		seen[f.Path] = true
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -110,22 +111,91 @@ func (ix *Index) lock() (func(), error) {
 	}, nil
 }
 
+// loadStored reads what the index knows of every file, except the content
+// hashes: a warm update compares sizes and mtimes, and only the few files
+// it reads need their hash (loadHashes). Every row is read on every
+// update, so it is read raw from the driver, into one slab of records with
+// the few distinct language names and skip reasons shared.
 func (ix *Index) loadStored(ctx context.Context) (map[string]*storedFile, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT id, path, lang, size, mtime, hash, skip FROM files`)
-	if err != nil {
+	var n int
+	if err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM files`).Scan(&n); err != nil {
 		return nil, store.Classify(err)
 	}
-	defer rows.Close()
-	out := map[string]*storedFile{}
-	for rows.Next() {
-		var s storedFile
-		var p string
-		if err := rows.Scan(&s.id, &p, &s.lang, &s.size, &s.mtime, &s.hash, &s.skip); err != nil {
-			return nil, store.Classify(err)
+	slab := make([]storedFile, 0, n)
+	out := make(map[string]*storedFile, n)
+	words := map[string]string{}
+	intern := func(v any) string {
+		s := text(v)
+		if w, ok := words[s]; ok {
+			return w
 		}
-		out[p] = &s
+		words[s] = s
+		return s
 	}
-	return out, store.Classify(rows.Err())
+	err := ix.db.ScanRaw(ctx, `SELECT id, path, lang, size, mtime, skip FROM files`, func(v []driver.Value) error {
+		id, _ := v[0].(int64)
+		size, _ := v[3].(int64)
+		mtime, _ := v[4].(int64)
+		if len(slab) == cap(slab) { // a file added since the count
+			slab = make([]storedFile, 0, 16)
+		}
+		slab = append(slab, storedFile{id: id, lang: intern(v[2]), size: size, mtime: mtime, skip: intern(v[5])})
+		out[text(v[1])] = &slab[len(slab)-1]
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// text is a TEXT column's value as the driver gives it.
+func text(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case []byte:
+		return string(v)
+	}
+	return ""
+}
+
+// loadHashes fills in the stored content hash of each file to read that the
+// index has: a file whose mtime moved but whose bytes did not is not parsed.
+func loadHashes(ctx context.Context, tx *sql.Tx, stored map[string]*storedFile, toRead []seenFile) error {
+	byID := map[int64]*storedFile{}
+	for _, s := range toRead {
+		if old := stored[s.path]; old != nil {
+			byID[old.id] = old
+		}
+	}
+	if len(byID) == 0 {
+		return nil
+	}
+	q := `SELECT id, hash FROM files`
+	var args []any
+	if len(byID) <= 64 {
+		for id := range byID {
+			args = append(args, id)
+		}
+		q += ` WHERE id IN (` + placeholders(len(args)) + `)`
+	}
+	rows, err := tx.QueryContext(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var h []byte
+		if err := rows.Scan(&id, &h); err != nil {
+			return err
+		}
+		if old := byID[id]; old != nil {
+			old.hash = h
+		}
+	}
+	return rows.Err()
 }
 
 func (ix *Index) update(ctx context.Context, only []string) (Stats, error) {
@@ -199,6 +269,9 @@ func (ix *Index) update(ctx context.Context, only []string) (Stats, error) {
 		w := &writer{ix: ix, stored: stored}
 		err := ix.db.Write(ctx, func(tx *sql.Tx) error {
 			w.tx = tx
+			if err := loadHashes(ctx, tx, stored, toRead); err != nil {
+				return err
+			}
 			if err := w.begin(ctx, len(toRead), removed); err != nil {
 				return err
 			}

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 )
@@ -26,8 +25,8 @@ type seenFile struct {
 // a symlinked directory and only following a symlinked file that stays inside
 // root. Files over maxSize are returned in skipped.
 //
-// Directories are read and their files stat'ed on every core, each
-// directory with the ignore rules of its ancestors: a warm index of an
+// Directories are read and their files stat'ed by one worker per core,
+// each directory with the ignore rules of its ancestors: a warm index of an
 // unchanged repository is mostly these system calls (git status spreads
 // them over threads too).
 func walk(root string, p Parser, maxSize int64) (files []seenFile, skipped []Skipped, goMods []string, err error) {
@@ -39,11 +38,14 @@ func walk(root string, p Parser, maxSize int64) (files []seenFile, skipped []Ski
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("walk %s: %w", root, err)
 	}
-	w := &walker{realRoot: realRoot, parser: p, maxSize: maxSize,
-		sem: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))}
-	w.wg.Add(1)
-	w.visit(root, "", base)
-	w.wg.Wait()
+	w := &walker{realRoot: realRoot, parser: p, maxSize: maxSize}
+	w.cond.L = &w.mu
+	w.queue = []dirJob{{dir: root, ig: base}}
+	var wg sync.WaitGroup
+	for range max(1, runtime.GOMAXPROCS(0)) {
+		wg.Go(w.work)
+	}
+	wg.Wait()
 	if w.rootErr != nil {
 		return nil, nil, nil, fmt.Errorf("walk %s: %w", root, w.rootErr)
 	}
@@ -57,24 +59,39 @@ func walk(root string, p Parser, maxSize int64) (files []seenFile, skipped []Ski
 		skipped = append(skipped, d.skipped...)
 		goMods = append(goMods, d.goMods...)
 	}
-	sort.Slice(files, func(i, j int) bool { return files[i].path < files[j].path })
-	sort.Slice(skipped, func(i, j int) bool { return skipped[i].Path < skipped[j].Path })
-	sort.Strings(goMods)
+	slices.SortFunc(files, func(a, b seenFile) int { return strings.Compare(a.path, b.path) })
+	slices.SortFunc(skipped, func(a, b Skipped) int { return strings.Compare(a.Path, b.Path) })
+	slices.Sort(goMods)
 	return files, skipped, goMods, nil
 }
 
-// walker is one walk's shared state; visit runs on many goroutines, at
-// most cap(sem) of them reading or stat'ing at once.
+// walker is one walk's shared state: a stack of directories to visit,
+// taken by a fixed pool of workers (no goroutine per directory).
 type walker struct {
 	realRoot string
 	parser   Parser
 	maxSize  int64
-	sem      chan struct{}
-	wg       sync.WaitGroup
 
 	mu      sync.Mutex
+	cond    sync.Cond   // signalled when a directory is queued or the last one is done
+	queue   []dirJob    // directories to visit, taken last-in first-out
+	busy    int         // workers visiting a directory
 	dirs    []dirResult // what each directory holds, merged once the walk is done
 	rootErr error
+}
+
+// dirJob is a directory to visit: rel is its path from the root, ig the
+// rules of its ancestors.
+type dirJob struct {
+	dir, rel string
+	ig       *ignorer
+}
+
+// dirEntry is one name in a directory listing; typ is fs.ModeDir,
+// fs.ModeSymlink, 0 for a regular file, or fs.ModeIrregular.
+type dirEntry struct {
+	name string
+	typ  fs.FileMode
 }
 
 // dirResult is what visit found in one directory.
@@ -84,47 +101,62 @@ type dirResult struct {
 	goMods  []string
 }
 
-// visit lists dir (rel from the root; ig holds the rules of its ancestors),
-// stats its source files and starts a visit of each subdirectory kept.
-func (w *walker) visit(dir, rel string, ig *ignorer) {
-	defer w.wg.Done()
-	w.sem <- struct{}{}
-	defer func() { <-w.sem }()
-	var files []seenFile
-	var skipped []Skipped
-	var goMods []string
-	defer func() {
-		if len(files)+len(skipped)+len(goMods) == 0 {
+// work visits queued directories until none is queued or being visited.
+func (w *walker) work() {
+	var buf []byte // this worker's directory listing buffer
+	w.mu.Lock()
+	for {
+		for len(w.queue) == 0 && w.busy > 0 {
+			w.cond.Wait()
+		}
+		if len(w.queue) == 0 {
+			w.mu.Unlock()
+			w.cond.Broadcast()
 			return
 		}
-		w.mu.Lock()
-		w.dirs = append(w.dirs, dirResult{files, skipped, goMods})
+		job := w.queue[len(w.queue)-1]
+		w.queue = w.queue[:len(w.queue)-1]
+		w.busy++
 		w.mu.Unlock()
-	}()
-	d, err := os.Open(dir)
-	var ents []fs.DirEntry
-	if err == nil {
-		ents, err = d.ReadDir(-1)
-		defer d.Close()
+		res, subdirs := w.visit(job, &buf)
+		w.mu.Lock()
+		w.busy--
+		if len(res.files)+len(res.skipped)+len(res.goMods) > 0 {
+			w.dirs = append(w.dirs, res)
+		}
+		w.queue = append(w.queue, subdirs...)
+		if len(subdirs) > 0 || w.busy == 0 {
+			w.cond.Broadcast()
+		}
 	}
+}
+
+// visit lists one directory, stats its source files and returns them with
+// the subdirectories to visit.
+func (w *walker) visit(job dirJob, buf *[]byte) (res dirResult, subdirs []dirJob) {
+	dir, rel, ig := job.dir, job.rel, job.ig
+	h, ents, err := openDir(dir, rel == "", buf)
 	if err != nil {
 		if rel == "" {
+			w.mu.Lock()
 			w.rootErr = err
-			return
+			w.mu.Unlock()
+			return res, nil
 		}
-		skipped = append(skipped, Skipped{Path: rel, Reason: "unreadable directory: " + errReason(err)})
-		return
+		res.skipped = append(res.skipped, Skipped{Path: rel, Reason: "unreadable directory: " + errReason(err)})
+		return res, nil
 	}
+	defer h.close()
 	// The ignore files of this directory, looked up in its listing rather
 	// than opened blindly in every directory, .gritignore's rules after
 	// (so over) .gitignore's; the rules are shared with the subdirectories,
 	// copied on write.
 	var has [2]bool
 	for _, e := range ents {
-		if e.IsDir() {
+		if e.typ == fs.ModeDir {
 			continue
 		}
-		switch e.Name() {
+		switch e.name {
 		case ".gitignore":
 			has[0] = true
 		case ".gritignore":
@@ -139,39 +171,51 @@ func (w *walker) visit(dir, rel string, ig *ignorer) {
 			ig = &ignorer{files: append(slices.Clip(ig.files), f)}
 		}
 	}
-	st := newDirStat(d, dir)
+	relOf := func(name string) string { // name points into buf: the result never does
+		if rel == "" {
+			return strings.Clone(name)
+		}
+		return rel + "/" + name
+	}
 	for _, e := range ents {
-		name := e.Name()
-		r := joinRel(rel, name)
-		typ := e.Type()
-		if typ.IsDir() {
-			if skipDirs[name] || strings.HasSuffix(name, ".egg-info") || ig.match(r, true) {
+		name := e.name
+		switch e.typ {
+		case fs.ModeDir:
+			if skipDirs[name] || strings.HasSuffix(name, ".egg-info") {
 				continue
 			}
-			w.wg.Add(1)
-			go w.visit(filepath.Join(dir, name), r, ig)
+			r := relOf(name)
+			if ig.match(r, true) {
+				continue
+			}
+			subdirs = append(subdirs, dirJob{dir: filepath.Join(dir, name), rel: r, ig: ig})
+			continue
+		case fs.ModeIrregular:
 			continue
 		}
-		if name == "go.mod" && typ.IsRegular() {
-			goMods = append(goMods, r)
+		if name == "go.mod" && e.typ == 0 {
+			res.goMods = append(res.goMods, relOf(name))
 			continue
 		}
 		lang := w.parser.Lang(name)
-		if lang == "" || ig.match(r, false) {
+		if lang == "" {
+			continue
+		}
+		r := relOf(name)
+		if ig.match(r, false) {
 			continue
 		}
 		var size, mtime int64
-		switch {
-		case typ.IsRegular():
-			size, mtime, err = st.lstat(name)
-		case typ&fs.ModeSymlink != 0:
+		if e.typ == 0 {
+			size, mtime, err = h.lstat(name)
+		} else { // a symlink
 			full := filepath.Join(dir, name)
 			target, lerr := filepath.EvalSymlinks(full)
 			if lerr != nil {
 				continue // dangling or looping
 			}
 			if t, rerr := filepath.Rel(w.realRoot, target); rerr != nil || t == ".." || strings.HasPrefix(t, ".."+string(filepath.Separator)) {
-				skipped = append(skipped, Skipped{Path: r, Reason: "symlink out of the repository"})
+				res.skipped = append(res.skipped, Skipped{Path: r, Reason: "symlink out of the repository"})
 				continue
 			}
 			info, serr := os.Stat(full)
@@ -182,19 +226,18 @@ func (w *walker) visit(dir, rel string, ig *ignorer) {
 			if err == nil {
 				size, mtime = info.Size(), info.ModTime().UnixNano()
 			}
-		default:
-			continue
 		}
 		if err != nil {
-			skipped = append(skipped, Skipped{Path: r, Reason: "unreadable: " + errReason(err)})
+			res.skipped = append(res.skipped, Skipped{Path: r, Reason: "unreadable: " + errReason(err)})
 			continue
 		}
 		if size > w.maxSize {
-			skipped = append(skipped, Skipped{Path: r, Reason: fmt.Sprintf("too large (%s > %s)", sizeString(size), sizeString(w.maxSize))})
+			res.skipped = append(res.skipped, Skipped{Path: r, Reason: fmt.Sprintf("too large (%s > %s)", sizeString(size), sizeString(w.maxSize))})
 			continue
 		}
-		files = append(files, seenFile{path: r, lang: lang, size: size, mtime: mtime})
+		res.files = append(res.files, seenFile{path: r, lang: lang, size: size, mtime: mtime})
 	}
+	return res, subdirs
 }
 
 func errReason(err error) string {

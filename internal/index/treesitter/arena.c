@@ -24,6 +24,19 @@
 #define FIRST_CHUNK ((size_t)1 << 20)
 #define MAX_CHUNK ((size_t)16 << 20)
 
+// Pages of a fresh chunk are populated ahead of the allocations, a step at
+// a time, with one madvise(MADV_POPULATE_WRITE) each instead of a page fault
+// per 4 KB page. A fault costs far more than zeroing the page (10 us each
+// where faults are trapped by a hypervisor; on sympy a fresh process indexing
+// one 8 KB file took ~90 of them), and a chunk is filled front to back.
+#define POPULATE_STEP ((size_t)256 << 10)
+#ifdef __linux__
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 // Linux 5.14
+#endif
+static _Atomic bool can_populate = true; // false once the kernel refuses
+#endif
+
 static _Thread_local grit_arena *current;
 
 // idle_bytes is what the arenas not parsing keep mapped.
@@ -61,6 +74,7 @@ static bool next_chunk(grit_arena *a, size_t n) {
     a->cur = next;
     a->top = a->chunks[next].base;
     a->end = a->top + a->chunks[next].size;
+    a->ready = a->chunks[next].ready;
     return true;
   }
   for (int i = next; i < a->n; i++) {
@@ -79,12 +93,30 @@ static bool next_chunk(grit_arena *a, size_t n) {
   if (base == MAP_FAILED) return false;
   a->chunks[next].base = base;
   a->chunks[next].size = size;
+  a->chunks[next].ready = base;
   a->n = next + 1;
   a->cur = next;
   a->total += size;
   a->top = base;
   a->end = a->top + size;
+  a->ready = base;
   return true;
+}
+
+// populate makes the pages of the current chunk up to a->top, and a step
+// beyond, present.
+static void populate(grit_arena *a) {
+  grit_chunk *c = &a->chunks[a->cur];
+  char *end = c->base + c->size;
+  char *to = c->ready + POPULATE_STEP;
+  if (to < a->top) to = c->base + ((size_t)(a->top - c->base) + POPULATE_STEP - 1) / POPULATE_STEP * POPULATE_STEP;
+  if (to > end) to = end;
+#ifdef __linux__
+  if (can_populate && madvise(c->ready, (size_t)(to - c->ready), MADV_POPULATE_WRITE) != 0) {
+    can_populate = false; // an old kernel: pages fault in as they are touched
+  }
+#endif
+  c->ready = a->ready = to;
 }
 
 static void *arena_alloc(grit_arena *a, size_t n) {
@@ -98,6 +130,7 @@ static void *arena_alloc(grit_arena *a, size_t n) {
   void *p = a->top;
   a->top += need;
   a->last = p;
+  if (a->top > a->ready) populate(a);
   return p;
 }
 
@@ -144,6 +177,7 @@ void *grit_alloc_realloc(void *p, size_t n) {
   size_t need = n ? (n + ALIGN - 1) & ~(size_t)(ALIGN - 1) : ALIGN;
   if (p == a->last && c == a->cur && (size_t)(a->end - (char *)p) >= need) {
     a->top = (char *)p + need;
+    if (a->top > a->ready) populate(a);
     return p;
   }
   // The old size is not recorded: copy what the new size asks for, up to
@@ -178,11 +212,12 @@ void grit_arena_enter(grit_arena *a) {
   a->last = NULL;
   if (a->n == 0) {
     a->cur = -1;
-    a->top = a->end = NULL;
+    a->top = a->end = a->ready = NULL;
   } else {
     a->cur = 0;
     a->top = a->chunks[0].base;
     a->end = a->top + a->chunks[0].size;
+    a->ready = a->chunks[0].ready;
   }
   current = a;
 }
@@ -209,7 +244,7 @@ void grit_arena_leave(grit_arena *a) {
   a->n = n;
   a->total = kept;
   a->cur = -1;
-  a->top = a->end = NULL;
+  a->top = a->end = a->ready = NULL;
   a->last = NULL;
 }
 

@@ -18,13 +18,18 @@
 #define GRIT_ARENA_KEEP ((size_t)8 << 20)
 #define GRIT_ARENA_KEEP_ALL ((size_t)32 << 20)
 
-typedef struct grit_chunk { char *base; size_t size; } grit_chunk;
+typedef struct grit_chunk {
+  char *base;
+  size_t size;
+  char *ready; // pages below are populated (grit_arena.ready says why)
+} grit_chunk;
 
 typedef struct grit_arena {
   grit_chunk chunks[GRIT_ARENA_CHUNKS]; // mapped chunks, oldest first; sizes double
   int n;                                // chunks mapped
   int cur;                              // chunk allocations come from (-1: none yet)
   char *top, *end;                      // free room in chunks[cur]
+  char *ready;                          // chunks[cur].ready, checked on every allocation
   void *last;                           // the newest allocation (grows or frees in place)
   size_t total;                         // bytes mapped
   bool spilled;                         // chunks ran out and malloc took over

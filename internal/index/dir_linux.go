@@ -1,0 +1,142 @@
+package index
+
+import (
+	"io/fs"
+	"path/filepath"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// dirHandle is one open directory. On Linux it is read with getdents64
+// into the walker's own buffer and its entries lstat'ed relative to its
+// descriptor: a warm update is mostly these system calls, and os.File
+// would add four more per directory (non-blocking mode set and unset, a
+// poller registration that fails) and an allocation per entry.
+type dirHandle struct {
+	fd  int
+	dir string
+}
+
+// openDir opens dir and lists it into *buf (grown as needed). The entries'
+// names point into *buf: they are valid until the next openDir with it.
+// Only the top directory may be reached through a symlink: below it a
+// directory swapped for a symlink since it was listed is not followed.
+func openDir(dir string, top bool, buf *[]byte) (dirHandle, []dirEntry, error) {
+	flags := unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC
+	if !top {
+		flags |= unix.O_NOFOLLOW
+	}
+	var fd int
+	var err error
+	for {
+		fd, err = unix.Open(dir, flags, 0)
+		if err != unix.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		return dirHandle{fd: -1}, nil, &fs.PathError{Op: "open", Path: dir, Err: err}
+	}
+	h := dirHandle{fd: fd, dir: dir}
+	if cap(*buf) < 32<<10 {
+		*buf = make([]byte, 0, 32<<10)
+	}
+	b := (*buf)[:0]
+	for {
+		if cap(b)-len(b) < 8<<10 {
+			nb := make([]byte, len(b), 2*cap(b))
+			copy(nb, b)
+			b = nb
+		}
+		n, err := unix.Getdents(fd, b[len(b):cap(b)])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			h.close()
+			return dirHandle{fd: -1}, nil, &fs.PathError{Op: "readdirent", Path: dir, Err: err}
+		}
+		if n <= 0 {
+			break
+		}
+		b = b[:len(b)+n]
+	}
+	*buf = b
+	ents := make([]dirEntry, 0, len(b)/32)
+	var d unix.Dirent
+	const (
+		offReclen = unsafe.Offsetof(d.Reclen)
+		offType   = unsafe.Offsetof(d.Type)
+		offName   = unsafe.Offsetof(d.Name)
+	)
+	for len(b) > 0 {
+		reclen := int(*(*uint16)(unsafe.Pointer(&b[offReclen])))
+		if reclen == 0 || reclen > len(b) {
+			break
+		}
+		rec := b[:reclen]
+		b = b[reclen:]
+		if *(*uint64)(unsafe.Pointer(&rec[0])) == 0 { // ino 0: a deleted entry
+			continue
+		}
+		name := rec[offName:]
+		for i, c := range name {
+			if c == 0 {
+				name = name[:i]
+				break
+			}
+		}
+		if len(name) == 0 || name[0] == '.' && (len(name) == 1 || len(name) == 2 && name[1] == '.') {
+			continue
+		}
+		e := dirEntry{name: unsafe.String(&name[0], len(name))}
+		switch rec[offType] {
+		case unix.DT_REG:
+		case unix.DT_DIR:
+			e.typ = fs.ModeDir
+		case unix.DT_LNK:
+			e.typ = fs.ModeSymlink
+		case unix.DT_UNKNOWN: // some file systems do not say: ask
+			var st unix.Stat_t
+			if unix.Fstatat(fd, e.name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+				continue
+			}
+			switch st.Mode & unix.S_IFMT {
+			case unix.S_IFREG:
+			case unix.S_IFDIR:
+				e.typ = fs.ModeDir
+			case unix.S_IFLNK:
+				e.typ = fs.ModeSymlink
+			default:
+				e.typ = fs.ModeIrregular
+			}
+		default:
+			e.typ = fs.ModeIrregular
+		}
+		ents = append(ents, e)
+	}
+	return h, ents, nil
+}
+
+// lstat returns the size and modification time (Unix nanoseconds) of name,
+// resolved by the kernel in one step from the directory's descriptor.
+func (h dirHandle) lstat(name string) (size, mtime int64, err error) {
+	var st unix.Stat_t
+	for {
+		err = unix.Fstatat(h.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+		if err != unix.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		return 0, 0, &fs.PathError{Op: "lstat", Path: filepath.Join(h.dir, name), Err: err}
+	}
+	return st.Size, st.Mtim.Nano(), nil
+}
+
+func (h dirHandle) close() {
+	if h.fd >= 0 {
+		unix.Close(h.fd)
+	}
+}
