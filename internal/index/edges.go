@@ -333,11 +333,19 @@ func (d *defIndex) loadAll(ctx context.Context, parents map[int64]string) error 
 		return err
 	}
 	defer rows.Close()
+	// Parents repeat (a class's methods share one): kept once each.
+	seen := map[string]string{}
+	var parent sql.RawBytes
 	for rows.Next() {
 		var l defLite
 		var n int64
-		if err := rows.Scan(&l.id, &l.file, &n, &l.parent); err != nil {
+		if err := rows.Scan(&l.id, &l.file, &n, &parent); err != nil {
 			return err
+		}
+		var ok bool
+		if l.parent, ok = seen[string(parent)]; !ok {
+			l.parent = string(parent)
+			seen[l.parent] = l.parent
 		}
 		parents[l.id] = l.parent
 		d.byName[n] = append(d.byName[n], l)

@@ -30,6 +30,9 @@ type storedFile struct {
 	skip  string
 }
 
+// releaser is a Parser that can free what it keeps for the next parse.
+type releaser interface{ Release() }
+
 // parsedFile is one file read (and parsed) by this update.
 type parsedFile struct {
 	seen   seenFile
@@ -288,6 +291,9 @@ func (ix *Index) update(ctx context.Context, only []string) (Stats, error) {
 			})
 			if err != nil {
 				return err
+			}
+			if r, ok := ix.parser.(releaser); ok && w.bulk {
+				r.Release()
 			}
 			return w.finish(ctx)
 		})

@@ -206,6 +206,7 @@ func (w *writer) finish(ctx context.Context) error {
 	if err := w.writeImports(ctx, w.fileSetChanged && !w.cold); err != nil {
 		return err
 	}
+	w.newImports = nil // a cold build's are megabytes: not held while calls resolve
 	if !w.cold {
 		return w.resolveCalls(ctx)
 	}

@@ -54,25 +54,11 @@ const driverName = "sqlite3_grit"
 
 const mmapSize = 256 << 20
 
-// The write-ahead log is kept when the last connection closes (SQLite's
-// persistent WAL, as Android and iOS use it) rather than deleted: the next
-// write then overwrites blocks the file already has. Growing a new log
-// block by block cost a small commit 2-3 ms of a 3 ms commit here, and a
-// 'grit index' after an edit is mostly small commits. A log grown past
-// walKeep by a large write is checkpointed and truncated after it (Write).
-const (
-	fcntlPersistWAL = 10 // SQLITE_FCNTL_PERSIST_WAL
-	walKeep         = 4 << 20
-)
-
 func init() {
 	sql.Register(driverName, &sqlite3.SQLiteDriver{
 		ConnectHook: func(c *sqlite3.SQLiteConn) error {
 			_, err := c.Exec(fmt.Sprintf("PRAGMA mmap_size = %d", mmapSize), nil)
-			if err != nil {
-				return err
-			}
-			return c.SetFileControlInt("main", fcntlPersistWAL, 1)
+			return err
 		},
 	})
 }
@@ -203,10 +189,6 @@ func (db *DB) Write(ctx context.Context, fn func(*sql.Tx) error) error {
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", classify(err))
-	}
-	if fi, err := os.Stat(db.Path + "-wal"); err == nil && fi.Size() > walKeep {
-		// Best effort: a reader still in the log leaves it for the next time.
-		db.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
 	}
 	return nil
 }

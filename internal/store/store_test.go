@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -100,57 +99,5 @@ func TestIsBusy(t *testing.T) {
 	}
 	if isBusy(sqlite3.Error{Code: sqlite3.ErrCorrupt}) || isBusy(errors.New("database is locked")) {
 		t.Error("isBusy(other errors) = true")
-	}
-}
-
-// TestWALKept: the write-ahead log outlives the last connection (the next
-// small commit reuses its blocks) and holds the data; a write that grows
-// it past walKeep leaves it truncated.
-func TestWALKept(t *testing.T) {
-	ctx := context.Background()
-	p := filepath.Join(t.TempDir(), "t.db")
-	db, err := Open(ctx, p, testSchema)
-	if err != nil {
-		t.Fatal(err)
-	}
-	write := func(db *DB, rows, size int) {
-		t.Helper()
-		err := db.Write(ctx, func(tx *sql.Tx) error {
-			for i := range rows {
-				if _, err := tx.ExecContext(ctx, "INSERT INTO b(y) VALUES(?)", strings.Repeat(fmt.Sprint(i%10), size)); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	write(db, 10, 100)
-	db.Close()
-	fi, err := os.Stat(p + "-wal")
-	if err != nil || fi.Size() == 0 {
-		t.Fatalf("after Close the log is %v, %v; want it kept, not empty", fi, err)
-	}
-	db, err = Open(ctx, p, testSchema)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	var n int
-	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM b").Scan(&n); err != nil || n != 10 {
-		t.Fatalf("reopened: %d rows, %v; want 10", n, err)
-	}
-	write(db, 3000, 2000) // ~6 MB through the log
-	fi, err = os.Stat(p + "-wal")
-	if err != nil || fi.Size() > walKeep {
-		t.Errorf("after a large write the log is %v, %v; want at most %d bytes", fi.Size(), err, walKeep)
-	}
-	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM b").Scan(&n); err != nil || n != 3010 {
-		t.Errorf("%d rows, %v; want 3010", n, err)
-	}
-	if err := db.IntegrityCheck(ctx); err != nil {
-		t.Error(err)
 	}
 }

@@ -257,6 +257,27 @@ func (p *cparser) renew() {
 	p.p = C.ts_parser_new()
 }
 
+// Release frees the parsers kept for reuse, with their arenas' memory
+// (up to GRIT_ARENA_KEEP_ALL): the index calls it once a large update has
+// parsed its files, before storing them takes its own share of memory.
+func (p *Parser) Release() {
+	parsers.mu.Lock()
+	free := parsers.free
+	parsers.free = nil
+	parsers.mu.Unlock()
+	for _, cp := range free {
+		cp.free()
+	}
+}
+
+// free frees a C parser and what it holds.
+func (p *cparser) free() {
+	C.grit_result_free(p.res)
+	C.free(unsafe.Pointer(p.res))
+	C.grit_arena_free(p.arena)
+	C.ts_parser_delete(p.p)
+}
+
 func putParser(p *cparser) {
 	if p.res.cap > maxKeptResult || p.res.refcap > maxKeptResult {
 		C.grit_result_free(p.res)
@@ -267,10 +288,7 @@ func putParser(p *cparser) {
 		parsers.free = append(parsers.free, p)
 		return
 	}
-	C.grit_result_free(p.res)
-	C.free(unsafe.Pointer(p.res))
-	C.grit_arena_free(p.arena)
-	C.ts_parser_delete(p.p)
+	p.free()
 }
 
 // query is a language's compiled query and what each capture index means,
