@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"syscall"
 	"time"
 
@@ -86,8 +88,9 @@ parsing, extracting and storing.
 
 Each index run is a separate 'grit index' process; times are the index's own
 measurement (the whole process is in cold_wall_ms). The cold index and the bare
-parse are each the better of two runs. The edits append a comment
-line to files and restore them byte for byte.`,
+parse are each the best of three runs, taken in turn; the warm and edit times
+are the median of five. The edits append a comment line to files and restore
+them byte for byte.`,
 		Example: `  grit bench index ~/src/sympy
   grit bench index --json ~/src/requests | jq .cold_ms`,
 		Args: cobra.ExactArgs(1),
@@ -112,6 +115,23 @@ line to files and restore them byte for byte.`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	return cmd
+}
+
+// benchReps is how many times the warm and edit runs are repeated; their
+// median is reported (one short run is at the mercy of the machine's load).
+const benchReps = 5
+
+// childTime is one index run: its own measurement and its process's cost.
+type childTime struct {
+	d   time.Duration
+	run childRun
+}
+
+// medianRun returns the median time of runs (in ms) and that run's CPU time.
+func medianRun(runs []childTime) (msTime, cpuMS float64) {
+	slices.SortFunc(runs, func(a, b childTime) int { return cmp.Compare(a.d, b.d) })
+	m := runs[len(runs)/2]
+	return ms(m.d), ms(m.run.cpu)
 }
 
 // childRun is what one child process cost.
@@ -174,28 +194,39 @@ func benchIndex(ctx context.Context, e *env, root string) (*benchIndexReport, er
 	if _, run, err := gritRun(ctx, "version"); err == nil {
 		r.BaseRSSKiB = run.rss
 	}
-	// The cold index and the bare parse each get the better of two runs:
-	// on a shared machine one run of either swings by 15%.
-	step("cold index")
-	for i := range 2 {
+	// The cold index and the bare parse it is compared with each get the
+	// best of three runs, taken in turn (cold, bare, cold, bare, ...): on a
+	// shared machine one run of either swings by 15%, and load that comes
+	// and goes then weighs on both alike.
+	cold := func() error {
 		for _, sfx := range []string{"", "-wal", "-shm"} {
 			os.Remove(db + sfx)
 		}
 		s, run, err := indexRun(ctx, root)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		r.PeakRSSKiB = max(r.PeakRSSKiB, run.rss)
-		if i == 0 || ms(s.Duration) < r.ColdMS {
+		if r.ColdMS == 0 || ms(s.Duration) < r.ColdMS {
 			r.ColdMS, r.ColdWallMS, r.ColdCPUMS, r.Files, r.Defs = ms(s.Duration), ms(run.wall), ms(run.cpu), s.Seen, s.Defs
 		}
+		return nil
 	}
-	step("warm index")
-	st, run, err := indexRun(ctx, root)
-	if err != nil {
+	step("cold index")
+	if err := cold(); err != nil {
 		return nil, err
 	}
-	r.WarmMS, r.WarmCPUMS, r.PeakRSSKiB = ms(st.Duration), ms(run.cpu), max(r.PeakRSSKiB, run.rss)
+	step("warm index")
+	var warm []childTime
+	for range benchReps {
+		st, run, err := indexRun(ctx, root)
+		if err != nil {
+			return nil, err
+		}
+		warm = append(warm, childTime{st.Duration, run})
+		r.PeakRSSKiB = max(r.PeakRSSKiB, run.rss)
+	}
+	r.WarmMS, r.WarmCPUMS = medianRun(warm)
 
 	ix, err := app.OpenIndex(ctx, root, index.Options{})
 	if err != nil {
@@ -223,11 +254,16 @@ func benchIndex(ctx context.Context, e *env, root string) (*benchIndexReport, er
 			for i := 0; i < c.n; i++ {
 				picked = append(picked, filepath.Join(root, filepath.FromSlash(files[(2*i+1)*len(files)/(2*c.n)].Path)))
 			}
-			d, run, err := editRun(ctx, root, picked)
-			if err != nil {
-				return nil, err
+			var runs []childTime
+			for range benchReps {
+				d, run, err := editRun(ctx, root, picked)
+				if err != nil {
+					return nil, err
+				}
+				runs = append(runs, childTime{d, run})
+				r.PeakRSSKiB = max(r.PeakRSSKiB, run.rss)
 			}
-			*c.field, *c.cpuField, r.PeakRSSKiB = ms(d), ms(run.cpu), max(r.PeakRSSKiB, run.rss)
+			*c.field, *c.cpuField = medianRun(runs)
 		}
 	}
 	for _, sfx := range []string{"", "-wal"} {
@@ -238,15 +274,27 @@ func benchIndex(ctx context.Context, e *env, root string) (*benchIndexReport, er
 	if r.SourceBytes > 0 {
 		r.DBRatio = float64(r.DBBytes) / float64(r.SourceBytes)
 	}
-	step("bare tree-sitter parse")
-	for range 2 {
+	bare := func() error {
 		cpu0 := selfCPU()
-		bare, err := app.BareParse(ctx, root, paths, r.Workers)
+		d, err := app.BareParse(ctx, root, paths, r.Workers)
 		if err != nil {
+			return err
+		}
+		if cpu := ms(selfCPU() - cpu0); r.BareParseMS == 0 || ms(d) < r.BareParseMS {
+			r.BareParseMS, r.BareCPUMS = ms(d), cpu
+		}
+		return nil
+	}
+	for i := range 3 {
+		step(fmt.Sprintf("bare tree-sitter parse (%d of 3)", i+1))
+		if err := bare(); err != nil {
 			return nil, err
 		}
-		if cpu := ms(selfCPU() - cpu0); r.BareParseMS == 0 || ms(bare) < r.BareParseMS {
-			r.BareParseMS, r.BareCPUMS = ms(bare), cpu
+		if i < 2 {
+			step(fmt.Sprintf("cold index (%d of 3)", i+2))
+			if err := cold(); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if r.BareParseMS > 0 {

@@ -54,11 +54,22 @@ const driverName = "sqlite3_grit"
 
 const mmapSize = 256 << 20
 
+// The write-ahead log file outlives the last connection, emptied (SQLite's
+// persistent WAL with journal_size_limit 0) rather than deleted: the next
+// process that writes does not create it again, and SQLite then need not
+// fsync the directory for a new file, which cost 4 ms of a one-file 'grit
+// index' here. Empty, it costs readers nothing: a log with frames left in
+// it would be read back by every open and checkpointed by every close.
+const fcntlPersistWAL = 10 // SQLITE_FCNTL_PERSIST_WAL
+
 func init() {
 	sql.Register(driverName, &sqlite3.SQLiteDriver{
 		ConnectHook: func(c *sqlite3.SQLiteConn) error {
-			_, err := c.Exec(fmt.Sprintf("PRAGMA mmap_size = %d", mmapSize), nil)
-			return err
+			_, err := c.Exec(fmt.Sprintf("PRAGMA mmap_size = %d; PRAGMA journal_size_limit = 0", mmapSize), nil)
+			if err != nil {
+				return err
+			}
+			return c.SetFileControlInt("main", fcntlPersistWAL, 1)
 		},
 	})
 }

@@ -101,3 +101,28 @@ func TestIsBusy(t *testing.T) {
 		t.Error("isBusy(other errors) = true")
 	}
 }
+
+// TestWALKeptEmpty: the write-ahead log file stays when the last connection
+// closes, empty, and the data is in the database.
+func TestWALKeptEmpty(t *testing.T) {
+	ctx := context.Background()
+	p := filepath.Join(t.TempDir(), "t.db")
+	for i := range 2 {
+		db, err := Open(ctx, p, testSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.ExecContext(ctx, "INSERT INTO b(y) VALUES('row')"); err != nil {
+			t.Fatal(err)
+		}
+		var n int
+		if err := db.QueryRowContext(ctx, "SELECT count(*) FROM b").Scan(&n); err != nil || n != i+1 {
+			t.Fatalf("open %d: %d rows, %v; want %d", i, n, err, i+1)
+		}
+		db.Close()
+		fi, err := os.Stat(p + "-wal")
+		if err != nil || fi.Size() != 0 {
+			t.Fatalf("after Close the log is %v, %v; want it kept and empty", fi, err)
+		}
+	}
+}
