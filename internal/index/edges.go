@@ -3,8 +3,10 @@ package index
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/binary"
 	"fmt"
+	"github.com/grit-dev/grit/internal/store"
 	"math"
 	"slices"
 	"sort"
@@ -95,7 +97,7 @@ const qnameSQL = `CASE d.parent WHEN '' THEN n.name ELSE d.parent || '.' || n.na
 // those of stored files that call a name whose definitions changed or whose
 // imports now resolve elsewhere.
 func (w *writer) resolveCalls(ctx context.Context) error {
-	if len(w.changedNames) > 0 {
+	if len(w.changedNames) > 0 && !w.cold { // in a cold build every file is new
 		if err := w.filesCalling(ctx); err != nil {
 			return err
 		}
@@ -152,7 +154,7 @@ func (w *writer) resolveCalls(ctx context.Context) error {
 			if err := w.loadImported(ctx, imported, f); err != nil {
 				return err
 			}
-			if err := loadParents(ctx, w.tx, f, parents); err != nil {
+			if err := loadParents(ctx, w.tx.Tx, f, parents); err != nil {
 				return err
 			}
 		}
@@ -318,7 +320,7 @@ func loadParents(ctx context.Context, tx *sql.Tx, file int64, parents map[int64]
 // defIndex finds definitions by name id, all loaded on a bulk update or
 // fetched for the names needed otherwise.
 type defIndex struct {
-	tx  *sql.Tx
+	tx  *store.Tx
 	all bool // byName holds every definition of every name
 	// byName holds, by name, the definitions resolution may pick by file,
 	// in (file, start) order: all of them, or (prefetch) those in the
@@ -328,30 +330,34 @@ type defIndex struct {
 }
 
 func (d *defIndex) loadAll(ctx context.Context, parents map[int64]string) error {
-	rows, err := d.tx.QueryContext(ctx, `SELECT id, file_id, name_id, parent FROM defs ORDER BY file_id, start`)
+	// Every definition, read raw from the driver: 43,000 rows on sympy.
+	// Parents repeat (a class's methods share one): kept once each.
+	seen := map[string]string{}
+	err := d.tx.ScanRaw(ctx, `SELECT id, file_id, name_id, parent FROM defs ORDER BY file_id, start`, func(v []driver.Value) error {
+		id, _ := v[0].(int64)
+		file, _ := v[1].(int64)
+		n, _ := v[2].(int64)
+		var parent string
+		switch p := v[3].(type) {
+		case string:
+			parent = p
+		case []byte:
+			parent = string(p)
+		}
+		if s, ok := seen[parent]; ok {
+			parent = s
+		} else {
+			seen[parent] = parent
+		}
+		parents[id] = parent
+		d.byName[n] = append(d.byName[n], defLite{id: id, file: file, parent: parent})
+		return nil
+	})
 	if err != nil {
 		return err
 	}
-	defer rows.Close()
-	// Parents repeat (a class's methods share one): kept once each.
-	seen := map[string]string{}
-	var parent sql.RawBytes
-	for rows.Next() {
-		var l defLite
-		var n int64
-		if err := rows.Scan(&l.id, &l.file, &n, &parent); err != nil {
-			return err
-		}
-		var ok bool
-		if l.parent, ok = seen[string(parent)]; !ok {
-			l.parent = string(parent)
-			seen[l.parent] = l.parent
-		}
-		parents[l.id] = l.parent
-		d.byName[n] = append(d.byName[n], l)
-	}
 	d.all = true
-	return rows.Err()
+	return nil
 }
 
 // prefetch loads what resolving calls of names from files needs: the

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"database/sql/driver"
 	"encoding/hex"
 	"errors"
@@ -165,7 +164,7 @@ func text(v any) string {
 
 // loadHashes fills in the stored content hash of each file to read that the
 // index has: a file whose mtime moved but whose bytes did not is not parsed.
-func loadHashes(ctx context.Context, tx *sql.Tx, stored map[string]*storedFile, toRead []seenFile) error {
+func loadHashes(ctx context.Context, tx *store.Tx, stored map[string]*storedFile, toRead []seenFile) error {
 	byID := map[int64]*storedFile{}
 	for _, s := range toRead {
 		if old := stored[s.path]; old != nil {
@@ -270,7 +269,7 @@ func (ix *Index) update(ctx context.Context, only []string) (Stats, error) {
 		// Files are parsed on all cores and streamed, in path order, to the
 		// one writer: only a window of parse results is held in memory.
 		w := &writer{ix: ix, stored: stored}
-		err := ix.db.Write(ctx, func(tx *sql.Tx) error {
+		err := ix.db.Write(ctx, func(tx *store.Tx) error {
 			w.tx = tx
 			if err := loadHashes(ctx, tx, stored, toRead); err != nil {
 				return err

@@ -4,9 +4,11 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/grit-dev/grit/internal/store"
 	"slices"
 	"strings"
 )
@@ -15,7 +17,7 @@ import (
 // for each file read (in path order, as parsing streams them in), then finish.
 type writer struct {
 	ix     *Index
-	tx     *sql.Tx
+	tx     *store.Tx
 	stored map[string]*storedFile
 
 	names    map[string]int64 // interned names (all of them on a bulk load)
@@ -706,17 +708,20 @@ func (w *writer) fileIDs(ctx context.Context) (map[string]int64, error) {
 	return out, rows.Err()
 }
 
-// bulk batches rows into multi-row INSERTs through one prepared statement.
+// bulk batches rows into multi-row INSERTs through one prepared statement,
+// run on the transaction's driver connection: a cold build of sympy binds
+// some two million values, and database/sql's checks and conversions of
+// each cost more than SQLite's binding.
 type bulk struct {
-	tx    *sql.Tx
+	tx    *store.Tx
 	table string
 	cols  int
 	rows  int // rows per statement
-	args  []any
-	stmt  *sql.Stmt
+	args  []driver.NamedValue
+	stmt  driver.Stmt // of the driver connection: used only inside tx.Raw
 }
 
-func newBulk(tx *sql.Tx, table string, cols int) *bulk {
+func newBulk(tx *store.Tx, table string, cols int) *bulk {
 	return &bulk{tx: tx, table: table, cols: cols, rows: max(1, 900/cols)}
 }
 
@@ -725,22 +730,18 @@ func (b *bulk) sql(n int) string {
 	return "INSERT INTO " + b.table + " VALUES " + strings.TrimSuffix(strings.Repeat(row+",", n), ",")
 }
 
+// add buffers one row: ints, int64s, strings and byte slices.
 func (b *bulk) add(ctx context.Context, vals ...any) error {
-	b.args = append(b.args, vals...)
+	for _, v := range vals {
+		if i, ok := v.(int); ok {
+			v = int64(i)
+		}
+		b.args = append(b.args, driver.NamedValue{Ordinal: len(b.args) + 1, Value: v})
+	}
 	if len(b.args) < b.rows*b.cols {
 		return nil
 	}
-	if b.stmt == nil {
-		st, err := b.tx.PrepareContext(ctx, b.sql(b.rows))
-		if err != nil {
-			return err
-		}
-		b.stmt = st
-	}
-	_, err := b.stmt.ExecContext(ctx, b.args...)
-	clear(b.args)
-	b.args = b.args[:0]
-	return err
+	return b.exec(ctx, true)
 }
 
 // flush writes the rows still buffered; the bulk stays usable.
@@ -748,7 +749,37 @@ func (b *bulk) flush(ctx context.Context) error {
 	if len(b.args) == 0 {
 		return nil
 	}
-	_, err := b.tx.ExecContext(ctx, b.sql(len(b.args)/b.cols), b.args...)
+	return b.exec(ctx, false)
+}
+
+// exec runs the buffered rows: through the kept statement when they fill
+// it, else through one made for them.
+func (b *bulk) exec(ctx context.Context, full bool) error {
+	err := b.tx.Raw(func(dc any) error {
+		pc, ok := dc.(driver.ConnPrepareContext)
+		if !ok {
+			return fmt.Errorf("bulk insert: the driver cannot prepare")
+		}
+		st := b.stmt
+		if !full || st == nil {
+			s, err := pc.PrepareContext(ctx, b.sql(len(b.args)/b.cols))
+			if err != nil {
+				return err
+			}
+			if full {
+				b.stmt = s
+			} else {
+				defer s.Close()
+			}
+			st = s
+		}
+		ec, ok := st.(driver.StmtExecContext)
+		if !ok {
+			return fmt.Errorf("bulk insert: the driver cannot execute")
+		}
+		_, err := ec.ExecContext(ctx, b.args)
+		return err
+	})
 	clear(b.args)
 	b.args = b.args[:0]
 	return err
@@ -757,7 +788,7 @@ func (b *bulk) flush(ctx context.Context) error {
 // close releases the prepared statement.
 func (b *bulk) close() {
 	if b.stmt != nil {
-		b.stmt.Close()
+		b.tx.Raw(func(any) error { return b.stmt.Close() })
 		b.stmt = nil
 	}
 }

@@ -160,7 +160,7 @@ func (db *DB) migrate(ctx context.Context, schema Schema) error {
 		}
 		return nil
 	}
-	return db.Write(ctx, func(tx *sql.Tx) error {
+	return db.Write(ctx, func(tx *Tx) error {
 		// Re-read under the write lock: another process may have migrated.
 		if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
 			return classify(err)
@@ -187,14 +187,36 @@ func (db *DB) migrate(ctx context.Context, schema Schema) error {
 	})
 }
 
+// Tx is a write transaction, on a connection of its own.
+type Tx struct {
+	*sql.Tx
+	conn *sql.Conn
+}
+
+// Raw runs f with the transaction's driver connection, as sql.Conn.Raw:
+// for statements run too often for database/sql's per-argument checks.
+func (tx *Tx) Raw(f func(driverConn any) error) error {
+	return Classify(tx.conn.Raw(f))
+}
+
+// ScanRaw is DB.ScanRaw inside the transaction: it sees its writes.
+func (tx *Tx) ScanRaw(ctx context.Context, query string, fn func(vals []driver.Value) error) error {
+	return scanRaw(ctx, tx.conn, query, fn)
+}
+
 // Write runs fn in one write transaction (BEGIN IMMEDIATE: it waits for other
 // writers, up to BusyTimeout, before it starts rather than failing midway).
-func (db *DB) Write(ctx context.Context, fn func(*sql.Tx) error) error {
-	tx, err := db.BeginTx(ctx, nil)
+func (db *DB) Write(ctx context.Context, fn func(*Tx) error) error {
+	conn, err := db.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("begin write: %w", classify(err))
 	}
-	if err := fn(tx); err != nil {
+	defer conn.Close()
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin write: %w", classify(err))
+	}
+	if err := fn(&Tx{Tx: tx, conn: conn}); err != nil {
 		tx.Rollback()
 		return err
 	}
@@ -260,6 +282,10 @@ func (db *DB) ScanRaw(ctx context.Context, query string, fn func(vals []driver.V
 		return Classify(err)
 	}
 	defer conn.Close()
+	return scanRaw(ctx, conn, query, fn)
+}
+
+func scanRaw(ctx context.Context, conn *sql.Conn, query string, fn func(vals []driver.Value) error) error {
 	return Classify(conn.Raw(func(dc any) error {
 		q, ok := dc.(driver.QueryerContext)
 		if !ok {
