@@ -234,13 +234,23 @@ func (ix *Index) update(ctx context.Context, only []string) (Stats, error) {
 		}
 		seen = w.seen
 		st.Skipped = append(st.Skipped, w.skipped...)
-		onDisk := make(map[string]bool, len(seen))
+		// Files are gone when fewer stored ones are seen than are stored
+		// (paths are unique): only then is the set built.
+		found := 0
 		for _, s := range seen {
-			onDisk[s.path] = true
+			if _, ok := stored[s.path]; ok {
+				found++
+			}
 		}
-		for p := range stored {
-			if !onDisk[p] {
-				removed = append(removed, p)
+		if found < len(stored) {
+			onDisk := make(map[string]bool, len(seen))
+			for _, s := range seen {
+				onDisk[s.path] = true
+			}
+			for p := range stored {
+				if !onDisk[p] {
+					removed = append(removed, p)
+				}
 			}
 		}
 	} else {
