@@ -127,6 +127,8 @@ type Options struct {
 type Parser interface {
 	// Lang returns the language name for a path ("python", "go", ...), or "" if unsupported.
 	Lang(path string) string
+	// Parse extracts what path holds. It must not keep src, nor anything
+	// pointing into it, once it returns: the index reuses the buffer.
 	Parse(ctx context.Context, path string, src []byte) (*Parsed, error)
 }
 

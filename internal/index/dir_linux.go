@@ -3,6 +3,7 @@ package index
 import (
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -138,5 +139,40 @@ func (h dirHandle) lstat(name string) (size, mtime int64, err error) {
 func (h dirHandle) close() {
 	if h.fd >= 0 {
 		unix.Close(h.fd)
+	}
+}
+
+// readFile reads the file at path into buf (grown as needed; size is what
+// its stat said), with plain system calls: an os.File would set and reset
+// non-blocking mode and try a poller registration for every file.
+func readFile(path string, buf []byte, size int64) ([]byte, error) {
+	var fd int
+	var err error
+	for {
+		fd, err = unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+		if err != unix.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		return buf, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer unix.Close(fd)
+	buf = slices.Grow(buf[:0], int(size)+1) // +1: the read that sees the end
+	for {
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, 64<<10)
+		}
+		n, err := unix.Read(fd, buf[len(buf):cap(buf)])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return buf, &fs.PathError{Op: "read", Path: path, Err: err}
+		}
+		if n == 0 {
+			return buf, nil
+		}
+		buf = buf[:len(buf)+n]
 	}
 }

@@ -3,8 +3,10 @@
 package index
 
 import (
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 )
 
 // dirHandle is one directory, read with os.ReadDir and its entries
@@ -34,3 +36,26 @@ func (h dirHandle) lstat(name string) (size, mtime int64, err error) {
 }
 
 func (h dirHandle) close() {}
+
+// readFile reads the file at path into buf (grown as needed).
+func readFile(path string, buf []byte, size int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return buf, err
+	}
+	defer f.Close()
+	buf = slices.Grow(buf[:0], int(size)+1)
+	for {
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, 64<<10)
+		}
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+}

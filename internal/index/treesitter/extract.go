@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/grit-dev/grit/internal/index"
@@ -189,18 +190,22 @@ func extract(l *language, q *query, src []byte, raw []C.grit_cap) *index.Parsed 
 		}
 		match = match[:0]
 	}
-	// Size the calls once: a growing slice of them was most of the garbage.
-	ncalls, nrefs := 0, 0
+	// Size the calls and definitions once: growing slices of them were
+	// most of the garbage.
+	ncalls, nrefs, ndefs := 0, 0, 0
 	for i := range raw {
 		switch q.roles[raw[i].capture] {
 		case roleCall:
 			ncalls++
 		case roleRef:
 			nrefs++
+		case roleDefFunction, roleDefMethod, roleDefClass, roleDefVariable:
+			ndefs++
 		}
 	}
 	out.Calls = make([]index.Call, 0, ncalls)
 	out.Refs = make([]string, 0, nrefs)
+	defs = make([]rawDef, 0, ndefs)
 	cur := uint32(1<<32 - 1)
 	for i := range raw {
 		c := &raw[i]
@@ -232,6 +237,10 @@ func holds(preds []predicate, match []capture, src []byte) bool {
 	return true
 }
 
+// refMaps are addRefs's name → position maps, reused: one per file was a
+// tenth of a cold index's garbage.
+var refMaps = sync.Pool{New: func() any { return map[string]int{} }}
+
 // addRefs adds the references the C walk found, once per name with its
 // count, in order of first use.
 func addRefs(out *index.Parsed, src []byte, refs []C.grit_span) {
@@ -241,7 +250,15 @@ func addRefs(out *index.Parsed, src []byte, refs []C.grit_span) {
 	for range out.Refs { // @ref captures of the query, if any, count once each
 		out.RefCounts = append(out.RefCounts, 1)
 	}
-	at := make(map[string]int, len(refs)/4)
+	at := refMaps.Get().(map[string]int)
+	defer func() {
+		if len(at) <= 1<<14 { // a map grown by a huge file is left to the collector
+			clear(at)
+			refMaps.Put(at)
+		}
+	}()
+	out.Refs = slices.Grow(out.Refs, len(refs)/4)
+	out.RefCounts = slices.Grow(out.RefCounts, len(out.Refs)+len(refs)/4)
 	for _, r := range refs {
 		if r.start == r.end {
 			continue // a MISSING node the parser made up: no name
@@ -264,7 +281,7 @@ func addRefs(out *index.Parsed, src []byte, refs []C.grit_span) {
 func finishDefs(l *language, src []byte, lines *span.Lines, raw []rawDef, docs, comments []capture) []index.Def {
 	// Merge by name position: the widest range wins; an explicit @sig wins.
 	byName := make(map[int]int, len(raw))
-	var merged []rawDef
+	merged := make([]rawDef, 0, len(raw))
 	for _, rd := range raw {
 		i, ok := byName[rd.d.NameStart]
 		if !ok {
