@@ -37,7 +37,10 @@ type writer struct {
 	callsTable string // where resolveCalls inserts: "calls", or a cold build's load table
 
 	defIns, refIns, nameIns *bulk
-	insFile                 *sql.Stmt // prepared once: one row per file
+
+	need    []string      // writeFile's names to intern, reused
+	counts  map[int64]int // writeFile's reference counts, reused
+	insFile *sql.Stmt     // prepared once: one row per file
 }
 
 // packedCalls are a parsed file's calls waiting to be resolved and written,
@@ -455,7 +458,8 @@ func (w *writer) writeFile(ctx context.Context, fileID int64, c *parsedFile, exi
 		}
 	}
 	// Every name this file needs, interned in one go.
-	need := make([]string, 0, len(p.Defs)+len(p.Calls)+len(p.Refs))
+	need := slices.Grow(w.need[:0], len(p.Defs)+len(p.Calls)+len(p.Refs))
+	defer func() { clear(need); w.need = need[:0] }()
 	for _, d := range p.Defs {
 		need = append(need, d.Name)
 	}
@@ -471,7 +475,10 @@ func (w *writer) writeFile(ctx context.Context, fileID int64, c *parsedFile, exi
 	used := map[int64]bool{}
 	for _, d := range p.Defs {
 		var id int64
-		key := fmt.Sprintf("%s\x00%d", d.QName, kindCode(d.Kind))
+		var key string
+		if len(reuse) > 0 {
+			key = fmt.Sprintf("%s\x00%d", d.QName, kindCode(d.Kind))
+		}
 		if r := reuse[key]; len(r) > 0 {
 			id = r[0]
 			reuse[key] = r[1:]
@@ -508,7 +515,12 @@ func (w *writer) writeFile(ctx context.Context, fileID int64, c *parsedFile, exi
 	// Calls: one row per (caller, callee name), written once resolved.
 	w.newCalls[fileID] = packCalls(p.Calls, byQName, w.names)
 	// References: one blob of (name id, count) pairs.
-	counts := make(map[int64]int, len(p.Refs))
+	counts := w.counts
+	if counts == nil {
+		counts = map[int64]int{}
+		w.counts = counts
+	}
+	defer clear(counts)
 	for i, r := range p.Refs {
 		n := 1
 		if i < len(p.RefCounts) {
