@@ -109,6 +109,28 @@ func TestColdEqualsIncremental(t *testing.T) {
 	ixCold2 := open(t, cold2, index.Options{})
 	update(t, ixCold2)
 	same(ixCold2, ixInc)
+
+	// A large update over a stored index, whose definitions no longer sit
+	// in (file, position) order in the table: shared2 is defined in file 50
+	// first, then in file 5, and file 60, which imports both, must resolve
+	// its call to file 5's, as a cold build does.
+	src["pkg/mod_050.py"] += "\ndef shared2():\n    return 50\n"
+	src["pkg/mod_060.py"] = "from pkg.mod_050 import shared2\nfrom pkg.mod_005 import solo_005\n" + src["pkg/mod_060.py"] + "\ndef caller():\n    return shared2()\n"
+	write(inc, []string{"pkg/mod_050.py", "pkg/mod_060.py"})
+	update(t, ixInc)
+	src["pkg/mod_005.py"] += "\ndef shared2():\n    return 5\n"
+	for _, name := range names {
+		src[name] += "# all edited\n"
+	}
+	write(inc, names)
+	if st := update(t, ixInc); st.Parsed != n {
+		t.Fatalf("Update() after editing every file parsed %d files, want %d", st.Parsed, n)
+	}
+	cold3 := t.TempDir()
+	write(cold3, names)
+	ixCold3 := open(t, cold3, index.Options{})
+	update(t, ixCold3)
+	same(ixCold3, ixInc)
 	for _, ix := range []*index.Index{ixCold, ixInc} {
 		edges, err := ix.AllEdges(context.Background())
 		if err != nil || len(edges) == 0 {
