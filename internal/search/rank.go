@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -78,6 +79,16 @@ const (
 	// already does; within a file the definition's own words decide.
 	DefLexicalFileShare = 0.4
 
+	// ScatteredNameShare is what a multi-word definition name matched
+	// by the task's words keeps when those words are scattered over the
+	// text rather than written together: "exit code" names ExitCode, but
+	// "pluggy" in a pip freeze and "dir" three paragraphs later do not name
+	// _PLUGGY_DIR. A long issue covers many names' words by chance.
+	ScatteredNameShare = 0.5
+	// nameWindow is how far apart (in the task's token stream) consecutive
+	// words of a name may be and still count as written together.
+	nameWindow = 3
+
 	// TracebackDecay is what each frame further out from the innermost
 	// in-repository frame keeps of the traceback signal.
 	TracebackDecay = 0.8
@@ -87,13 +98,14 @@ const (
 
 // Budgets.
 const (
-	maxQueryBytes   = 100 << 10 // longer task text is cut (and the Note says so)
-	maxContentTerms = 10        // rarest identifiers given to ripgrep
-	spreadSeeds     = 10        // definitions whose neighbours get spread
-	spreadSeeds2    = 3         // of those, the ones whose neighbours' neighbours do
-	fillerFiles     = 10        // best files whose every definition is ranked, evidence or not
-	maxErrorFrags   = 4         // literal fragments of error messages searched
-	maxTitleBytes   = 160       // a longer first line is prose, not a title
+	maxQueryBytes    = 100 << 10 // longer task text is cut (and the Note says so)
+	maxContentTerms  = 10        // rarest identifiers given to ripgrep
+	spreadSeeds      = 10        // definitions whose neighbours get spread
+	spreadSeeds2     = 3         // of those, the ones whose neighbours' neighbours do
+	fillerFiles      = 10        // best files whose every definition is ranked, evidence or not
+	maxErrorFrags    = 4         // literal fragments of error messages searched
+	maxTitleBytes    = 160       // a longer first line is prose, not a title
+	maxTermPositions = 64        // positions of one term kept for the name-window check
 )
 
 // Run ranks ix's definitions and files for q. ix should be up to date (the
@@ -124,6 +136,7 @@ type queryInfo struct {
 	termW      map[string]float64 // lexical term → weight (CodeTermWeight for code terms)
 	termSet    map[string]bool
 	stemSet    map[string]bool
+	stemPos    map[string][]int   // stemmed term → its first positions in the task's token stream
 	identW     map[string]float64 // exact-case identifier → weight
 	identLower map[string]float64
 	pairs      map[string]bool    // "Parent.name" pairs from dotted names and chained calls
@@ -152,7 +165,11 @@ func (c *Corpus) analyse(q Query) queryInfo {
 	qi.ex = ExtractIdents(StripFrameLines(text + "\n" + tb))
 	qi.termSet = map[string]bool{}
 	qi.stemSet = map[string]bool{}
-	for _, t := range qi.ex.Tokens {
+	qi.stemPos = map[string][]int{}
+	for p, t := range qi.ex.Tokens {
+		if st := stem(t); len(qi.stemPos[st]) < maxTermPositions {
+			qi.stemPos[st] = append(qi.stemPos[st], p)
+		}
 		if !qi.termSet[t] {
 			qi.termSet[t] = true
 			qi.terms = append(qi.terms, t)
@@ -589,15 +606,23 @@ func (c *Corpus) scoreSymbol(qi queryInfo, i int, x *candidate) {
 		toks := c.nameToks[i]
 		if len(toks) >= 2 {
 			var hit float64
+			var matched []string
 			for j, t := range toks {
 				if qi.termSet[t] || qi.stemSet[stem(t)] {
 					hit += c.nameIDF[i][j]
+					if st := stem(t); !slices.Contains(matched, st) {
+						matched = append(matched, st)
+					}
 				}
 			}
 			if all := c.nameIDFSum[i]; all > 0 && hit > 0 {
 				cov := hit / all
 				best = 0.5 * cov * cov
 				x.symWhy = "its name's words appear in the task"
+				if len(matched) >= 2 && !together(qi.stemPos, matched) {
+					best *= ScatteredNameShare
+					x.symWhy = "its name's words appear in the task, apart"
+				}
 			}
 		}
 	}
@@ -1003,4 +1028,38 @@ func pathFrames(paths []string) []Frame {
 		fs[i] = Frame{Path: p}
 	}
 	return fs
+}
+
+// together reports whether the terms occur together somewhere in the
+// task's token stream: within a window of nameWindow positions per term
+// after the first.
+func together(pos map[string][]int, terms []string) bool {
+	type occ struct{ p, t int }
+	var all []occ
+	for ti, t := range terms {
+		for _, p := range pos[t] {
+			all = append(all, occ{p, ti})
+		}
+	}
+	slices.SortFunc(all, func(a, b occ) int { return a.p - b.p })
+	limit := nameWindow * (len(terms) - 1)
+	count := make([]int, len(terms))
+	have, lo := 0, 0
+	for _, o := range all {
+		if count[o.t] == 0 {
+			have++
+		}
+		count[o.t]++
+		for have == len(terms) {
+			if o.p-all[lo].p <= limit {
+				return true
+			}
+			count[all[lo].t]--
+			if count[all[lo].t] == 0 {
+				have--
+			}
+			lo++
+		}
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"math"
 	"sort"
 )
 
@@ -10,7 +11,10 @@ import (
 // their share of the best such score to their callers, callees, enclosing
 // definition and members, one hop at full strength and, from the first
 // spreadSeeds2 seeds, a second hop at SpreadSecondHop. Files pass theirs
-// along the file reference graph in the same way, one hop.
+// along the file reference graph, one hop, scaled by the receiving file's
+// own evidence over the best seed's: a neighbour with no evidence of its
+// own gets nothing, so the graph reorders the files the task's words
+// found rather than lifting every file the best ones import.
 func (c *Corpus) scoreSpread(cands, fileC []candidate) {
 	base := func(x *candidate) float64 {
 		b := WeightSymbol*x.sym + WeightContent*x.content + WeightLexical*x.lex + WeightTraceback*x.tb
@@ -79,8 +83,12 @@ func (c *Corpus) scoreSpread(cands, fileC []candidate) {
 				if !ok || ti == s || isSeed(fseeds, ti) {
 					continue
 				}
-				if share > fileC[ti].spread {
-					fileC[ti].spread = share
+				// Association amplifies a file's own evidence, it does
+				// not stand in for it: a neighbour gets the seed's share
+				// times its own standing against the best seed's.
+				v := share * math.Min(1, fbase(&fileC[ti])/maxBase)
+				if v > fileC[ti].spread {
+					fileC[ti].spread = v
 					fileC[ti].spreadWhy = "refers to or is referred to by " + c.files[s].path
 				}
 			}
