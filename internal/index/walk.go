@@ -260,13 +260,3 @@ func sizeString(n int64) string {
 	}
 	return fmt.Sprintf("%d B", n)
 }
-
-// lstatPath returns the size and modification time (Unix nanoseconds) of
-// the file at path, not following a symlink.
-func lstatPath(path string) (size, mtime int64, err error) {
-	info, err := os.Lstat(path)
-	if err != nil {
-		return 0, 0, err
-	}
-	return info.Size(), info.ModTime().UnixNano(), nil
-}
