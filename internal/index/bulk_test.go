@@ -217,3 +217,57 @@ func TestEditedImports(t *testing.T) {
 		t.Errorf("Callees(run) = %+v, %v; want beta in pkg/b.py", callees, err)
 	}
 }
+
+// TestColdImportsSkippedFile: a cold build resolves imports as files come,
+// against every file it was given; one of them turns out binary (skipped),
+// so the imports are resolved again at the end, as an incremental build
+// resolves them (pkg/target.py is not indexed: `from pkg import target`
+// falls to pkg/__init__.py).
+func TestColdImportsSkippedFile(t *testing.T) {
+	src := map[string]string{
+		"pkg/__init__.py": "def target():\n    return 0\n",
+		"pkg/target.py":   "BINARY = '\x00'\n",
+	}
+	for i := range 70 {
+		src[fmt.Sprintf("app/m_%02d.py", i)] = "from pkg import target\nimport pkg.target\n\ndef f():\n    return target()\n"
+	}
+	var names []string
+	for name := range src {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	write := func(root string, names []string) {
+		for _, name := range names {
+			p := filepath.Join(root, filepath.FromSlash(name))
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			if err := os.WriteFile(p, []byte(src[name]), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	cold, inc := t.TempDir(), t.TempDir()
+	write(cold, names)
+	ixCold := open(t, cold, index.Options{})
+	if st := update(t, ixCold); len(st.Skipped) != 1 {
+		t.Fatalf("cold Update() skipped %v, want pkg/target.py", st.Skipped)
+	}
+	ixInc := open(t, inc, index.Options{})
+	for i := 0; i < len(names); i += 20 {
+		write(inc, names[i:min(i+20, len(names))])
+		update(t, ixInc)
+	}
+	const q = `SELECT f.path, i.module, i.names, coalesce(r.path, '') FROM imports i JOIN files f ON f.id = i.file_id LEFT JOIN files r ON r.id = i.resolved_id ORDER BY 1, 2`
+	a, b := dump(t, ixCold, q), dump(t, ixInc, q)
+	if len(a) != 140 {
+		t.Fatalf("cold build: %d imports, want 140", len(a))
+	}
+	if diff := cmp.Diff(a, b); diff != "" {
+		t.Errorf("imports (-cold +incremental):\n%s", diff)
+	}
+	for _, row := range a {
+		if strings.Contains(row, "pkg/target.py") {
+			t.Errorf("an import resolves to the skipped file: %s", row)
+			break
+		}
+	}
+}
