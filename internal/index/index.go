@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"os"
@@ -188,7 +189,7 @@ func (ix *Index) File(ctx context.Context, path string) (File, error) {
 	return f, nil
 }
 
-// defColumns selects a Def; scanDef reads it.
+// defColumns selects a Def; defFromRow reads it.
 const defColumns = `d.id, f.path, f.lang, n.name, d.parent, d.kind, d.start, d."end",
 	d.name_start, d.name_end, d.start_line, d.start_col, d.end_line, d.end_col, d.signature, d.doc
 	FROM defs d JOIN files f ON f.id = d.file_id JOIN names n ON n.id = d.name_id`
@@ -204,39 +205,38 @@ func kindCode(k string) int {
 	return 0
 }
 
-func scanDef(s interface{ Scan(...any) error }) (Def, error) {
-	var d Def
-	var kind int
-	err := s.Scan(&d.ID, &d.Path, &d.Lang, &d.Name, &d.Parent, &kind, &d.Start, &d.End,
-		&d.NameStart, &d.NameEnd, &d.StartLine, &d.StartCol, &d.EndLine, &d.EndCol, &d.Signature, &d.Doc)
+func (ix *Index) queryDefs(ctx context.Context, op, where string, args ...any) ([]Def, error) {
+	// Read raw from the driver: search reads every definition (43,000 rows
+	// of 16 columns on sympy) when it builds its corpus.
+	var out []Def
+	err := ix.db.ScanRaw(ctx, "SELECT "+defColumns+" "+where, func(v []driver.Value) error {
+		out = append(out, defFromRow(v))
+		return nil
+	}, args...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	return out, nil
+}
+
+// defFromRow reads a row of defColumns as the driver gives it.
+func defFromRow(v []driver.Value) Def {
+	i := func(k int) int { n, _ := v[k].(int64); return int(n) }
+	d := Def{
+		Path: rawText(v[1]), Lang: rawText(v[2]), Name: rawText(v[3]), Parent: rawText(v[4]),
+		Start: i(6), End: i(7), NameStart: i(8), NameEnd: i(9),
+		StartLine: i(10), StartCol: i(11), EndLine: i(12), EndCol: i(13),
+		Signature: rawText(v[14]), Doc: rawText(v[15]),
+	}
+	d.ID, _ = v[0].(int64)
 	d.QName = d.Name
 	if d.Parent != "" {
 		d.QName = d.Parent + "." + d.Name
 	}
-	if kind >= 0 && kind < len(kindNames) {
+	if kind := i(5); kind >= 0 && kind < len(kindNames) {
 		d.Kind = kindNames[kind]
 	}
-	return d, err
-}
-
-func (ix *Index) queryDefs(ctx context.Context, op, where string, args ...any) ([]Def, error) {
-	rows, err := ix.db.QueryContext(ctx, "SELECT "+defColumns+" "+where, args...)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", op, err)
-	}
-	defer rows.Close()
-	var out []Def
-	for rows.Next() {
-		d, err := scanDef(rows)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", op, err)
-		}
-		out = append(out, d)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", op, err)
-	}
-	return out, nil
+	return d
 }
 
 // Symbols returns the definitions of one file in source order.
@@ -278,14 +278,14 @@ func likeEscape(s string) string {
 
 // DefByID returns one definition, or ErrNotFound.
 func (ix *Index) DefByID(ctx context.Context, id int64) (Def, error) {
-	d, err := scanDef(ix.db.QueryRowContext(ctx, "SELECT "+defColumns+" WHERE d.id = ?", id))
-	if errors.Is(err, sql.ErrNoRows) {
+	ds, err := ix.queryDefs(ctx, fmt.Sprintf("definition %d", id), "WHERE d.id = ?", id)
+	if err != nil {
+		return Def{}, err
+	}
+	if len(ds) == 0 {
 		return Def{}, fmt.Errorf("definition %d: %w", id, ErrNotFound)
 	}
-	if err != nil {
-		return Def{}, fmt.Errorf("definition %d: %w", id, err)
-	}
-	return d, nil
+	return ds[0], nil
 }
 
 // DefAt returns the innermost definition of path containing byte offset off.
@@ -294,15 +294,12 @@ func (ix *Index) DefAt(ctx context.Context, path string, off int) (Def, bool, er
 	if err != nil {
 		return Def{}, false, err
 	}
-	d, err := scanDef(ix.db.QueryRowContext(ctx, "SELECT "+defColumns+
-		` WHERE f.path = ? AND d.start <= ? AND d."end" > ? ORDER BY d.start DESC, d."end" ASC LIMIT 1`, rel, off, off))
-	if errors.Is(err, sql.ErrNoRows) {
-		return Def{}, false, nil
+	ds, err := ix.queryDefs(ctx, fmt.Sprintf("def at %s:%d", rel, off),
+		`WHERE f.path = ? AND d.start <= ? AND d."end" > ? ORDER BY d.start DESC, d."end" ASC LIMIT 1`, rel, off, off)
+	if err != nil || len(ds) == 0 {
+		return Def{}, false, err
 	}
-	if err != nil {
-		return Def{}, false, fmt.Errorf("def at %s:%d: %w", rel, off, err)
-	}
-	return d, true, nil
+	return ds[0], true, nil
 }
 
 // Source returns d's exact bytes, read from disk. If the file changed since it

@@ -127,7 +127,7 @@ func (ix *Index) loadStored(ctx context.Context) (map[string]*storedFile, error)
 	out := make(map[string]*storedFile, n)
 	words := map[string]string{}
 	intern := func(v any) string {
-		s := text(v)
+		s := rawText(v)
 		if w, ok := words[s]; ok {
 			return w
 		}
@@ -142,7 +142,7 @@ func (ix *Index) loadStored(ctx context.Context) (map[string]*storedFile, error)
 			slab = make([]storedFile, 0, 16)
 		}
 		slab = append(slab, storedFile{id: id, lang: intern(v[2]), size: size, mtime: mtime, skip: intern(v[5])})
-		out[text(v[1])] = &slab[len(slab)-1]
+		out[rawText(v[1])] = &slab[len(slab)-1]
 		return nil
 	})
 	if err != nil {
@@ -151,8 +151,8 @@ func (ix *Index) loadStored(ctx context.Context) (map[string]*storedFile, error)
 	return out, nil
 }
 
-// text is a TEXT column's value as the driver gives it.
-func text(v any) string {
+// rawText is a TEXT column's value as the driver gives it.
+func rawText(v any) string {
 	switch v := v.(type) {
 	case string:
 		return v

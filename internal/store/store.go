@@ -200,8 +200,8 @@ func (tx *Tx) Raw(f func(driverConn any) error) error {
 }
 
 // ScanRaw is DB.ScanRaw inside the transaction: it sees its writes.
-func (tx *Tx) ScanRaw(ctx context.Context, query string, fn func(vals []driver.Value) error) error {
-	return scanRaw(ctx, tx.conn, query, fn)
+func (tx *Tx) ScanRaw(ctx context.Context, query string, fn func(vals []driver.Value) error, args ...any) error {
+	return scanRaw(ctx, tx.conn, query, fn, args)
 }
 
 // Write runs fn in one write transaction (BEGIN IMMEDIATE: it waits for other
@@ -271,27 +271,34 @@ func MoveAside(path string) (string, error) {
 	return dst, nil
 }
 
-// ScanRaw runs query on one connection and calls fn with each row's values
-// as the driver gives them: int64, float64, string, []byte or nil; fn must
-// not keep the slice. It skips database/sql's per-row locking and
+// ScanRaw runs query (with args: ints, strings, byte slices) on one
+// connection and calls fn with each row's values as the driver gives them:
+// int64, float64, string, []byte or nil; fn must not keep the slice. It skips database/sql's per-row locking and
 // conversions, three times the cost of the driver itself: for full scans
 // run on every update, such as the list of indexed files.
-func (db *DB) ScanRaw(ctx context.Context, query string, fn func(vals []driver.Value) error) error {
+func (db *DB) ScanRaw(ctx context.Context, query string, fn func(vals []driver.Value) error, args ...any) error {
 	conn, err := db.Conn(ctx)
 	if err != nil {
 		return Classify(err)
 	}
 	defer conn.Close()
-	return scanRaw(ctx, conn, query, fn)
+	return scanRaw(ctx, conn, query, fn, args)
 }
 
-func scanRaw(ctx context.Context, conn *sql.Conn, query string, fn func(vals []driver.Value) error) error {
+func scanRaw(ctx context.Context, conn *sql.Conn, query string, fn func(vals []driver.Value) error, args []any) error {
+	named := make([]driver.NamedValue, len(args))
+	for i, a := range args {
+		if n, ok := a.(int); ok {
+			a = int64(n)
+		}
+		named[i] = driver.NamedValue{Ordinal: i + 1, Value: a}
+	}
 	return Classify(conn.Raw(func(dc any) error {
 		q, ok := dc.(driver.QueryerContext)
 		if !ok {
 			return fmt.Errorf("scan: the driver cannot query a connection")
 		}
-		rows, err := q.QueryContext(ctx, query, nil)
+		rows, err := q.QueryContext(ctx, query, named)
 		if err != nil {
 			return err
 		}
