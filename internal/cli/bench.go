@@ -84,9 +84,10 @@ func newBenchIndexCmd(e *env) *cobra.Command {
 		Long: `Bench index measures, in one run on the same tree: a cold index (the database
 removed first), a warm run with no change, a run after editing three files and
 one after editing one file (each edit is undone afterwards), the peak RSS of the
-indexing processes (and, sampled, its anonymous part: the rest is the binary's
-own pages, which the kernel maps more or less of from run to run), the database size against the source size, and as peers the
-time of bare tree-sitter parsing of the same files, of ctags -R and of git status.
+indexing processes and, sampled, its anonymous part (the rest is the binary's
+own pages, which the kernel maps more or less of from run to run), the database
+size against the source size, and as peers the time of bare tree-sitter parsing
+of the same files, of ctags -R and of git status.
 Parsing with the index's extraction but no database splits the cold time into
 parsing, extracting and storing.
 
@@ -119,6 +120,11 @@ them byte for byte.`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	return cmd
+}
+
+// noteMemory keeps the peaks of a run's memory.
+func (r *benchIndexReport) noteMemory(run childRun) {
+	r.PeakRSSKiB, r.PeakAnonKiB = max(r.PeakRSSKiB, run.rss), max(r.PeakAnonKiB, run.anon)
 }
 
 // benchReps is how many times the warm and edit runs are repeated; their
@@ -247,7 +253,7 @@ func benchIndex(ctx context.Context, e *env, root string) (*benchIndexReport, er
 		if err != nil {
 			return err
 		}
-		r.PeakRSSKiB, r.PeakAnonKiB = max(r.PeakRSSKiB, run.rss), max(r.PeakAnonKiB, run.anon)
+		r.noteMemory(run)
 		if r.ColdMS == 0 || ms(s.Duration) < r.ColdMS {
 			r.ColdMS, r.ColdWallMS, r.ColdCPUMS, r.Files, r.Defs = ms(s.Duration), ms(run.wall), ms(run.cpu), s.Seen, s.Defs
 		}
@@ -265,7 +271,7 @@ func benchIndex(ctx context.Context, e *env, root string) (*benchIndexReport, er
 			return nil, err
 		}
 		warm = append(warm, childTime{st.Duration, run})
-		r.PeakRSSKiB, r.PeakAnonKiB = max(r.PeakRSSKiB, run.rss), max(r.PeakAnonKiB, run.anon)
+		r.noteMemory(run)
 	}
 	r.WarmMS, r.WarmCPUMS = medianRun(warm)
 
@@ -302,7 +308,7 @@ func benchIndex(ctx context.Context, e *env, root string) (*benchIndexReport, er
 					return nil, err
 				}
 				runs = append(runs, childTime{d, run})
-				r.PeakRSSKiB, r.PeakAnonKiB = max(r.PeakRSSKiB, run.rss), max(r.PeakAnonKiB, run.anon)
+				r.noteMemory(run)
 			}
 			*c.field, *c.cpuField = medianRun(runs)
 		}

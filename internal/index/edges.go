@@ -335,25 +335,14 @@ func (d *defIndex) loadAll(ctx context.Context, parents map[int64]string) error 
 	// table order, with no sort: a cold build wrote them in (file, position)
 	// order already. The lists of names that arrive out of that order are
 	// sorted after. Parents repeat (a class's methods share one): kept once.
-	seen := map[string]string{}
+	seen := texts{}
 	unsorted := map[int64]bool{}
 	err := d.tx.ScanRaw(ctx, `SELECT id, file_id, name_id, parent, start FROM defs`, func(v []driver.Value) error {
 		id, _ := v[0].(int64)
 		file, _ := v[1].(int64)
 		n, _ := v[2].(int64)
 		start, _ := v[4].(int64)
-		var parent string
-		switch p := v[3].(type) {
-		case string:
-			parent = p
-		case []byte:
-			parent = string(p)
-		}
-		if s, ok := seen[parent]; ok {
-			parent = s
-		} else {
-			seen[parent] = parent
-		}
+		parent := seen.of(v[3])
 		parents[id] = parent
 		l := defLite{id: id, file: file, start: start, parent: parent}
 		ds := d.byName[n]

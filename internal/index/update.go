@@ -125,15 +125,7 @@ func (ix *Index) loadStored(ctx context.Context) (map[string]*storedFile, error)
 	}
 	slab := make([]storedFile, 0, n)
 	out := make(map[string]*storedFile, n)
-	words := map[string]string{}
-	intern := func(v any) string {
-		s := rawText(v)
-		if w, ok := words[s]; ok {
-			return w
-		}
-		words[s] = s
-		return s
-	}
+	words := texts{}
 	err := ix.db.ScanRaw(ctx, `SELECT id, path, lang, size, mtime, skip FROM files`, func(v []driver.Value) error {
 		id, _ := v[0].(int64)
 		size, _ := v[3].(int64)
@@ -141,7 +133,7 @@ func (ix *Index) loadStored(ctx context.Context) (map[string]*storedFile, error)
 		if len(slab) == cap(slab) { // a file added since the count
 			slab = make([]storedFile, 0, 16)
 		}
-		slab = append(slab, storedFile{id: id, lang: intern(v[2]), size: size, mtime: mtime, skip: intern(v[5])})
+		slab = append(slab, storedFile{id: id, lang: words.of(v[2]), size: size, mtime: mtime, skip: words.of(v[5])})
 		out[rawText(v[1])] = &slab[len(slab)-1]
 		return nil
 	})
@@ -160,6 +152,19 @@ func rawText(v any) string {
 		return string(v)
 	}
 	return ""
+}
+
+// texts keeps one copy of each TEXT value read raw: columns whose few
+// values repeat over thousands of rows (languages, parents).
+type texts map[string]string
+
+func (t texts) of(v any) string {
+	s := rawText(v)
+	if k, ok := t[s]; ok {
+		return k
+	}
+	t[s] = s
+	return s
 }
 
 // loadHashes fills in the stored content hash of each file to read that the

@@ -745,10 +745,7 @@ func (b *bulk) sql(n int) string {
 // add buffers one row: ints, int64s, strings and byte slices.
 func (b *bulk) add(ctx context.Context, vals ...any) error {
 	for _, v := range vals {
-		if i, ok := v.(int); ok {
-			v = int64(i)
-		}
-		b.args = append(b.args, driver.NamedValue{Ordinal: len(b.args) + 1, Value: v})
+		b.args = append(b.args, driver.NamedValue{Ordinal: len(b.args) + 1, Value: store.DriverValue(v)})
 	}
 	if len(b.args) < b.rows*b.cols {
 		return nil

@@ -288,10 +288,7 @@ func (db *DB) ScanRaw(ctx context.Context, query string, fn func(vals []driver.V
 func scanRaw(ctx context.Context, conn *sql.Conn, query string, fn func(vals []driver.Value) error, args []any) error {
 	named := make([]driver.NamedValue, len(args))
 	for i, a := range args {
-		if n, ok := a.(int); ok {
-			a = int64(n)
-		}
-		named[i] = driver.NamedValue{Ordinal: i + 1, Value: a}
+		named[i] = driver.NamedValue{Ordinal: i + 1, Value: DriverValue(a)}
 	}
 	return Classify(conn.Raw(func(dc any) error {
 		q, ok := dc.(driver.QueryerContext)
@@ -315,4 +312,13 @@ func scanRaw(ctx context.Context, conn *sql.Conn, query string, fn func(vals []d
 			}
 		}
 	}))
+}
+
+// DriverValue is v as the driver takes it: an int becomes an int64;
+// int64, float64, bool, string, []byte and nil pass as they are.
+func DriverValue(v any) driver.Value {
+	if n, ok := v.(int); ok {
+		return int64(n)
+	}
+	return v
 }

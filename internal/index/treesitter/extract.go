@@ -258,7 +258,7 @@ func addRefs(out *index.Parsed, src []byte, refs []C.grit_span) {
 		}
 	}()
 	out.Refs = slices.Grow(out.Refs, len(refs)/4)
-	out.RefCounts = slices.Grow(out.RefCounts, len(out.Refs)+len(refs)/4)
+	out.RefCounts = slices.Grow(out.RefCounts, len(refs)/4) // as long as out.Refs here
 	for _, r := range refs {
 		if r.start == r.end {
 			continue // a MISSING node the parser made up: no name
