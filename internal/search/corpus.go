@@ -56,6 +56,17 @@ type Corpus struct {
 	// exceeds maxCorpusSource (ripgrep searches the disk then).
 	src    [][]byte
 	idents map[string]*identPost
+
+	// stamp is defStamp of the index the definitions came from.
+	stamp string
+	// edgeList is the file graph as the index gave it, heaviest first.
+	edgeList []index.FileEdge
+	// unsure: some file's bytes were not the ones the index hashed (edited
+	// since indexing, or unreadable); such a corpus is not persisted.
+	unsure bool
+	// mapped holds the file mappings the corpus's arrays and sources point
+	// into (see corpus_disk.go), so they stay mapped while it is in use.
+	mapped []*mapping
 }
 
 // identPost is where one identifier occurs: the innermost definitions that
@@ -91,6 +102,9 @@ type fileDoc struct {
 	// idents maps each identifier of the file to the innermost definitions
 	// (file-local index, -1 at module level) holding an occurrence.
 	idents map[string][]int32
+	// unread: the file could not be read; verified: its bytes have the
+	// content hash the index recorded (only then may they be persisted).
+	unread, verified bool
 }
 
 type defDoc struct {
@@ -98,19 +112,24 @@ type defDoc struct {
 	length int
 }
 
-// corpusCache holds the last Corpus per index root and the tokenized file
-// versions it used, so a re-prepare after a small change is cheap.
+// corpusCache holds the last Corpus per index root, so a long-lived process
+// (the explorer, the MCP server, the bench) prepares once per index state.
 type corpusCache struct {
-	mu      sync.Mutex // guards the maps
+	mu      sync.Mutex // guards corpora
 	corpora map[string]*Corpus
-	docs    map[string]map[string]*fileDoc // root → path+"\x00"+hash → doc
 }
 
-var cache = &corpusCache{corpora: map[string]*Corpus{}, docs: map[string]map[string]*fileDoc{}}
+var cache = &corpusCache{corpora: map[string]*Corpus{}}
 
-// Prepare returns the Corpus for ix's current state, building it if the set
-// of indexed files (paths and hashes) changed since the last call for the
-// same root. It reads the files from disk.
+// Prepare returns the Corpus for ix's current state. It is the last one
+// prepared for the same root in this process when the indexed files are
+// unchanged, else the one persisted on disk (.grit/search.corpus, see
+// corpus_disk.go) when it was made from the same index state. After a
+// change it updates the nearest one it has, re-tokenizing only the files
+// whose content hash changed, and persists the result; with none it builds
+// from scratch. The cache on disk never fails a search: an unreadable,
+// damaged or foreign one is ignored and one that cannot be written is
+// skipped.
 func Prepare(ctx context.Context, ix *index.Index) (*Corpus, error) {
 	root := ix.Root()
 	quick, err := quickFinger(ctx, ix)
@@ -119,7 +138,6 @@ func Prepare(ctx context.Context, ix *index.Index) (*Corpus, error) {
 	}
 	cache.mu.Lock()
 	c := cache.corpora[root]
-	oldDocs := cache.docs[root]
 	cache.mu.Unlock()
 	if c != nil && c.quick == quick {
 		return c, nil
@@ -128,29 +146,71 @@ func Prepare(ctx context.Context, ix *index.Index) (*Corpus, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list indexed files: %w", err)
 	}
+	finger := fileFinger(files)
+	if c != nil && c.finger == finger {
+		c2 := *c
+		c2.quick = quick
+		cache.put(root, &c2)
+		return &c2, nil
+	}
+	stamp, err := defStamp(ctx, ix)
+	if err != nil {
+		return nil, err
+	}
+	base := c
+	if base == nil {
+		// A fresh process: the corpus on disk, if it was made from this
+		// state of the index, is the answer; else it is the base to patch.
+		recentc := make(chan map[string]float64, 1)
+		go func() {
+			r, _ := RecentFiles(ctx, root)
+			recentc <- r
+		}()
+		base = loadCorpus(ctx, ix)
+		if base != nil && base.finger == finger && base.stamp == stamp {
+			base.quick = quick
+			base.recent = <-recentc
+			cache.put(root, base)
+			return base, nil
+		}
+	}
+	c = nil
+	if base != nil {
+		c, err = patchCorpus(ctx, ix, base, files, stamp)
+
+		if err != nil && ctx.Err() != nil {
+			return nil, err
+		}
+	}
+	if c == nil {
+		if c, err = buildCorpus(ctx, ix, files); err != nil {
+			return nil, err
+		}
+		if s, err := defStamp(ctx, ix); err != nil || s != c.stamp {
+			c.stamp = "" // the index changed while the corpus was built: do not keep it
+		}
+	}
+	c.finger, c.quick = finger, quick
+	if c.stamp != "" && c.stamp == stamp {
+		saveCorpus(c)
+	}
+	cache.put(root, c)
+	return c, nil
+}
+
+func (cc *corpusCache) put(root string, c *Corpus) {
+	cc.mu.Lock()
+	cc.corpora[root] = c
+	cc.mu.Unlock()
+}
+
+// fileFinger is a digest of the indexed files' paths and content hashes.
+func fileFinger(files []index.File) string {
 	h := sha256.New()
 	for _, f := range files {
 		fmt.Fprintf(h, "%s\x00%s\n", f.Path, f.Hash)
 	}
-	finger := hex.EncodeToString(h.Sum(nil))
-	if c != nil && c.finger == finger {
-		c2 := *c
-		c2.quick = quick
-		cache.mu.Lock()
-		cache.corpora[root] = &c2
-		cache.mu.Unlock()
-		return &c2, nil
-	}
-	c, docs, err := buildCorpus(ctx, ix, files, oldDocs)
-	if err != nil {
-		return nil, err
-	}
-	c.finger, c.quick = finger, quick
-	cache.mu.Lock()
-	cache.corpora[root] = c
-	cache.docs[root] = docs
-	cache.mu.Unlock()
-	return c, nil
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // quickFinger summarises the indexed files in one aggregate query: their
@@ -171,81 +231,121 @@ func quickFinger(ctx context.Context, ix *index.Index) (string, error) {
 	return fmt.Sprintf("%d/%d/%d/%d", n, size, mtimes, maxID), nil
 }
 
-func buildCorpus(ctx context.Context, ix *index.Index, files []index.File, oldDocs map[string]*fileDoc) (*Corpus, map[string]*fileDoc, error) {
-	root := ix.Root()
-	// The file graph, the call graph and git recency are independent of
-	// the tokenizing below: each is read on its own goroutine meanwhile.
-	type edgesResult struct {
-		edges []index.FileEdge
-		err   error
+// defStamp summarises the indexed definitions' row ids: their number and
+// sum. Unchanged files keep their definitions' rows, so a corpus whose
+// definitions give the same stamp holds the ids the index holds; an index
+// rebuilt from scratch (or moved aside) gives another.
+func defStamp(ctx context.Context, ix *index.Index) (string, error) {
+	db := ix.DB()
+	if db == nil {
+		return "", nil
 	}
-	edgesc := make(chan edgesResult, 1)
+	var n, sum int64
+	err := db.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(d.id), 0) FROM defs d JOIN files f ON f.id = d.file_id WHERE f.skip = ''`).Scan(&n, &sum)
+	if err != nil {
+		return "", fmt.Errorf("check the index for changes: %w", err)
+	}
+	return fmt.Sprintf("%d/%d", n, sum), nil
+}
+
+// stampOf is defStamp of a corpus's definitions.
+func stampOf(defs []index.Def) string {
+	var sum int64
+	for _, d := range defs {
+		sum += d.ID
+	}
+	return fmt.Sprintf("%d/%d", len(defs), sum)
+}
+
+// sideLoads reads the file graph, the call graph and git recency on their
+// own goroutines, since they are independent of the tokenizing.
+type sideLoads struct {
+	edgesc  chan edgesResult
+	callsc  chan callsResult
+	recentc chan map[string]float64
+}
+
+type edgesResult struct {
+	edges []index.FileEdge
+	err   error
+}
+
+type callsResult struct {
+	pairs [][2]int64
+	err   error
+}
+
+// startSideLoads starts the reads; edges or calls false skips that one
+// (its result is then empty).
+func startSideLoads(ctx context.Context, ix *index.Index, edges, calls bool) *sideLoads {
+	s := &sideLoads{edgesc: make(chan edgesResult, 1), callsc: make(chan callsResult, 1), recentc: make(chan map[string]float64, 1)}
 	go func() {
+		if !edges {
+			s.edgesc <- edgesResult{}
+			return
+		}
 		e, err := ix.AllEdges(ctx)
-		edgesc <- edgesResult{e, err}
+		s.edgesc <- edgesResult{e, err}
 	}()
-	type callsResult struct {
-		pairs [][2]int64
-		err   error
-	}
-	callsc := make(chan callsResult, 1)
 	go func() {
+		if !calls {
+			s.callsc <- callsResult{}
+			return
+		}
 		p, err := callPairs(ctx, ix)
-		callsc <- callsResult{p, err}
+		s.callsc <- callsResult{p, err}
 	}()
-	recentc := make(chan map[string]float64, 1)
+	root := ix.Root()
 	go func() {
 		r, _ := RecentFiles(ctx, root)
-		recentc <- r
+		s.recentc <- r
 	}()
-	all, err := ix.AllDefs(ctx)
-	if err != nil {
-		<-edgesc
-		<-callsc
-		<-recentc
-		return nil, nil, fmt.Errorf("load definitions: %w", err)
-	}
+	return s
+}
+
+// wait returns the three results.
+func (s *sideLoads) wait() (edgesResult, callsResult, map[string]float64) {
+	return <-s.edgesc, <-s.callsc, <-s.recentc
+}
+
+// newCorpus lays out a corpus of files (sorted by path) and their
+// definitions, defs holding counts[i] of file i's in turn (each file's
+// sorted by start, then longest first), and derives what depends on them
+// alone. It keeps defs.
+func newCorpus(root string, files []index.File, defs []index.Def, counts []int) *Corpus {
 	c := &Corpus{
 		root:      root,
-		fileIdx:   map[string]int{},
-		fileSet:   map[string]bool{},
+		fileIdx:   make(map[string]int, len(files)),
+		fileSet:   make(map[string]bool, len(files)),
 		byName:    map[string][]int{},
 		byLower:   map[string][]int{},
 		bySegment: map[string][]int{},
 		edges:     map[string][]index.FileEdge{},
+		defs:      defs,
 	}
-	byPath := map[string][]index.Def{}
-	for _, d := range all {
-		byPath[d.Path] = append(byPath[d.Path], d)
-	}
-	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
-	for _, f := range files {
-		ds := byPath[f.Path]
-		sort.SliceStable(ds, func(i, j int) bool {
-			if ds[i].Start != ds[j].Start {
-				return ds[i].Start < ds[j].Start
-			}
-			return ds[i].End > ds[j].End
-		})
+	c.files = make([]corpusFile, 0, len(files))
+	c.allPaths = make([]string, 0, len(files))
+	c.defFile = make([]int, 0, len(defs))
+	first := 0
+	for i, f := range files {
 		segs := strings.Split(strings.TrimSuffix(f.Path, path.Ext(f.Path)), "/")
 		var dirToks []string
 		for _, s := range segs[:len(segs)-1] {
 			dirToks = append(dirToks, nameTokens(s)...)
 		}
-		cf := corpusFile{stemToks: nameTokens(segs[len(segs)-1]), dirToks: dirToks, path: f.Path, hash: f.Hash, pathTokens: pathTokens(f.Path), isTest: IsTestPath(f.Path), isAux: IsAuxPath(f.Path), first: len(c.defs), n: len(ds)}
+		cf := corpusFile{stemToks: nameTokens(segs[len(segs)-1]), dirToks: dirToks, path: f.Path, hash: f.Hash, pathTokens: pathTokens(f.Path), isTest: IsTestPath(f.Path), isAux: IsAuxPath(f.Path), first: first, n: counts[i]}
 		c.fileIdx[f.Path] = len(c.files)
 		c.fileSet[f.Path] = true
 		c.files = append(c.files, cf)
 		c.allPaths = append(c.allPaths, f.Path)
-		for range ds {
+		for range counts[i] {
 			c.defFile = append(c.defFile, len(c.files)-1)
 		}
-		c.defs = append(c.defs, ds...)
+		first += counts[i]
 	}
 	// Enclosing definitions, by byte containment within each file.
 	c.parentOf = make([]int, len(c.defs))
-	for fi, f := range c.files {
-		_ = fi
+	for _, f := range c.files {
 		var stack []int
 		for i := f.first; i < f.first+f.n; i++ {
 			d := c.defs[i]
@@ -261,10 +361,15 @@ func buildCorpus(ctx context.Context, ix *index.Index, files []index.File, oldDo
 		}
 	}
 	c.byID = make(map[int64]int, len(c.defs))
+	lower := map[string]string{}
 	for i, d := range c.defs {
 		c.byID[d.ID] = i
 		c.byName[d.Name] = append(c.byName[d.Name], i)
-		l := strings.ToLower(d.Name)
+		l, ok := lower[d.Name]
+		if !ok {
+			l = strings.ToLower(d.Name)
+			lower[d.Name] = l
+		}
 		c.byLower[l] = append(c.byLower[l], i)
 		if strings.Contains(d.Name, "_") {
 			for _, seg := range strings.Split(d.Name, "_") {
@@ -274,62 +379,103 @@ func buildCorpus(ctx context.Context, ix *index.Index, files []index.File, oldDo
 			}
 		}
 	}
-	// Tokenize files (reusing cached versions) in parallel.
-	docs := make([]*fileDoc, len(c.files))
-	newDocs := map[string]*fileDoc{}
-	var mu sync.Mutex
-	var firstErr error
+	c.stamp = stampOf(c.defs)
+	return c
+}
+
+// sortDefs puts one file's definitions in corpus order: by start, then
+// longest first.
+func sortDefs(ds []index.Def) {
+	sort.SliceStable(ds, func(i, j int) bool {
+		if ds[i].Start != ds[j].Start {
+			return ds[i].Start < ds[j].Start
+		}
+		return ds[i].End > ds[j].End
+	})
+}
+
+// tokenizeFiles tokenizes the files at the given corpus indices in
+// parallel, reading them from disk. A file that cannot be read (removed
+// since indexing) contributes its path only; the next Update catches up.
+func (c *Corpus) tokenizeFiles(ctx context.Context, which []int) []*fileDoc {
+	docs := make([]*fileDoc, len(which))
 	work := make(chan int)
 	var wg sync.WaitGroup
-	for w := 0; w < 8; w++ {
+	for w := 0; w < min(8, len(which)); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range work {
-				f := c.files[i]
-				key := f.path + "\x00" + f.hash
-				if d := oldDocs[key]; d != nil && d.nDefs == f.n {
-					docs[i] = d
-					continue
-				}
-				src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f.path)))
+			for k := range work {
+				f := c.files[which[k]]
+				src, err := os.ReadFile(filepath.Join(c.root, filepath.FromSlash(f.path)))
 				if err != nil {
-					mu.Lock()
-					if firstErr == nil {
-						firstErr = fmt.Errorf("read %s: %w", f.path, err)
-					}
-					mu.Unlock()
-					docs[i] = &fileDoc{tf: map[string]int{}, defs: make([]defDoc, f.n), nDefs: f.n}
+					docs[k] = &fileDoc{tf: map[string]int{}, defs: make([]defDoc, f.n), nDefs: f.n, unread: true}
 					continue
 				}
-				docs[i] = tokenizeFile(src, c.defs[f.first:f.first+f.n], c.parentOf[f.first:f.first+f.n], f.first)
+				docs[k] = tokenizeFile(src, c.defs[f.first:f.first+f.n], c.parentOf[f.first:f.first+f.n], f.first)
+				docs[k].verified = hashOf(src) == f.hash
 			}
 		}()
 	}
-	for i := range c.files {
+	for k := range which {
 		if ctx.Err() != nil {
 			break
 		}
-		work <- i
+		work <- k
 	}
 	close(work)
 	wg.Wait()
-	er, cr, recent := <-edgesc, <-callsc, <-recentc
+	return docs
+}
+
+// hashOf is the index's content hash of src.
+func hashOf(src []byte) string {
+	h := sha256.Sum256(src)
+	return hex.EncodeToString(h[:])
+}
+
+// buildCorpus builds a corpus from scratch.
+func buildCorpus(ctx context.Context, ix *index.Index, files []index.File) (*Corpus, error) {
+	side := startSideLoads(ctx, ix, true, true)
+	all, err := ix.AllDefs(ctx)
+	if err != nil {
+		side.wait()
+		return nil, fmt.Errorf("load definitions: %w", err)
+	}
+	byPath := map[string][]index.Def{}
+	for _, d := range all {
+		byPath[d.Path] = append(byPath[d.Path], d)
+	}
+	files = slices.Clone(files)
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	flat := make([]index.Def, 0, len(all))
+	counts := make([]int, len(files))
+	for i, f := range files {
+		ds := byPath[f.Path]
+		sortDefs(ds)
+		flat = append(flat, ds...)
+		counts[i] = len(ds)
+	}
+	c := newCorpus(ix.Root(), files, flat, counts)
+	which := make([]int, len(c.files))
+	for i := range which {
+		which[i] = i
+	}
+	docs := c.tokenizeFiles(ctx, which)
+	er, cr, recent := side.wait()
 	if err := ctx.Err(); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if er.err != nil {
-		return nil, nil, fmt.Errorf("load file graph: %w", er.err)
+		return nil, fmt.Errorf("load file graph: %w", er.err)
 	}
 	if cr.err != nil {
-		return nil, nil, fmt.Errorf("load call graph: %w", cr.err)
+		return nil, fmt.Errorf("load call graph: %w", cr.err)
 	}
-	_ = firstErr // a file removed since indexing contributes its path only; the next Update catches up
 	c.fileBM25 = NewBM25()
 	c.defBM25 = NewBM25()
 	for i, f := range c.files {
 		d := docs[i]
-		newDocs[f.path+"\x00"+f.hash] = d
 		c.fileBM25.addTFPlus(d.tf, f.pathTokens, 1, d.length+len(f.pathTokens))
 		for j := 0; j < f.n; j++ {
 			dd := d.defs[j]
@@ -338,10 +484,34 @@ func buildCorpus(ctx context.Context, ix *index.Index, files []index.File, oldDo
 			c.defBM25.addTFPlus(dd.tf, qt, 2, dd.length+2*len(qt))
 		}
 	}
+	c.fileBM25.freeze()
+	c.defBM25.freeze()
+	c.deriveNames()
+	c.buildIdents(docs)
+	c.setCallGraph(cr.pairs)
+	c.setEdges(er.edges)
+	c.recent = recent
+	for _, d := range docs {
+		if d.unread || !d.verified {
+			c.unsure = true // what was read is not what the index hashed
+		}
+	}
+	return c, nil
+}
+
+// deriveNames computes the definitions' name parts and their rarity in the
+// definition model.
+func (c *Corpus) deriveNames() {
 	c.nameToks = make([][]string, len(c.defs))
 	c.nameTok = map[string][]int32{}
+	toks := map[string][]string{} // the parts of a name, shared (never written)
 	for i, d := range c.defs {
-		c.nameToks[i] = nameTokens(d.Name)
+		ts, ok := toks[d.Name]
+		if !ok {
+			ts = nameTokens(d.Name)
+			toks[d.Name] = ts
+		}
+		c.nameToks[i] = ts
 		for j, t := range c.nameToks[i] {
 			if !slices.Contains(c.nameToks[i][:j], t) {
 				c.nameTok[stem(t)] = append(c.nameTok[stem(t)], int32(i))
@@ -353,10 +523,18 @@ func buildCorpus(ctx context.Context, ix *index.Index, files []index.File, oldDo
 	c.lowerName = make([]string, len(c.defs))
 	c.parentName = make([]string, len(c.defs))
 	idfMemo := map[string]float64{}
+	lower := map[string]string{}
 	for i, d := range c.defs {
-		c.lowerName[i] = strings.ToLower(d.Name)
+		l, ok := lower[d.Name]
+		if !ok {
+			l = strings.ToLower(d.Name)
+			lower[d.Name] = l
+		}
+		c.lowerName[i] = l
 		if p := c.parentOf[i]; p >= 0 {
 			c.parentName[i] = c.defs[p].Name
+		} else if i > 0 && c.defFile[i-1] == c.defFile[i] && c.parentOf[i-1] < 0 {
+			c.parentName[i] = c.parentName[i-1] // the same file's stem
 		} else {
 			c.parentName[i] = strings.TrimSuffix(path.Base(d.Path), path.Ext(d.Path))
 		}
@@ -371,14 +549,29 @@ func buildCorpus(ctx context.Context, ix *index.Index, files []index.File, oldDo
 			c.nameIDFSum[i] += v
 		}
 	}
-	c.buildIdents(docs)
-	c.setCallGraph(cr.pairs)
-	for _, e := range er.edges {
+}
+
+// setEdges keeps the file graph (heaviest first, as the index gives it)
+// and indexes it by file, both directions merged.
+func (c *Corpus) setEdges(list []index.FileEdge) {
+	c.edgeList = list
+	// One array for all the lists, each given its exact room first.
+	n := make(map[string]int, len(c.files))
+	for _, e := range list {
+		n[e.From]++
+		n[e.To]++
+	}
+	pool := make([]index.FileEdge, 2*len(list))
+	c.edges = make(map[string][]index.FileEdge, len(n))
+	at := 0
+	for p, k := range n {
+		c.edges[p] = pool[at : at : at+k]
+		at += k
+	}
+	for _, e := range list {
 		c.edges[e.From] = append(c.edges[e.From], e)
 		c.edges[e.To] = append(c.edges[e.To], index.FileEdge{From: e.To, To: e.From, Weight: e.Weight, Names: e.Names})
 	}
-	c.recent = recent
-	return c, newDocs, nil
 }
 
 // tokenizeFile tokenizes a whole file and each definition's own text:
