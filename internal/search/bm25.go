@@ -1,6 +1,7 @@
 package search
 
 import (
+	"encoding/binary"
 	"math"
 	"slices"
 	"sort"
@@ -30,15 +31,19 @@ type BM25 struct {
 	total int
 
 	// The frozen form: term i is dict[termOff[i]:termOff[i+1]] (terms in
-	// byte order) and its postings are postings[postOff[i]:postOff[i+1]].
+	// byte order) and its postings are postings[postOff[i]:postOff[i+1]];
+	// or, as read from disk, packed[byteOff[i]:byteOff[i+1]] codes those
+	// postOff[i+1]-postOff[i] postings as uvarint pairs (the gap from the
+	// previous document, the frequency), decoded when a query reads them.
 	dict     []byte
 	termOff  []uint32
 	postOff  []uint32
 	postings []posting
+	packed   []byte
+	byteOff  []uint32
 }
 
-// posting is one document holding a term. Its layout (two little-endian
-// int32) is the on-disk one; see corpus_disk.go.
+// posting is one document holding a term.
 type posting struct {
 	doc int32
 	tf  int32
@@ -103,12 +108,21 @@ func docPostings(tf map[string]int, extra []string, w int, f func(t string, n in
 func (m *BM25) Len() int { return len(m.lens) }
 
 // DF is the number of documents holding term t.
-func (m *BM25) DF(t string) int { return len(m.lookup(t)) }
+func (m *BM25) DF(t string) int {
+	if m.post != nil {
+		return len(m.post[t])
+	}
+	i, ok := m.find(t)
+	if !ok {
+		return 0
+	}
+	return int(m.postOff[i+1] - m.postOff[i])
+}
 
 // IDF is ln(1 + (N − df + 0.5)/(df + 0.5)), always positive.
 func (m *BM25) IDF(t string) float64 {
 	n := float64(len(m.lens))
-	df := float64(len(m.lookup(t)))
+	df := float64(m.DF(t))
 	return math.Log(1 + (n-df+0.5)/(df+0.5))
 }
 
@@ -158,7 +172,52 @@ func (m *BM25) lookup(t string) []posting {
 	if !ok {
 		return nil
 	}
-	return m.postings[m.postOff[i]:m.postOff[i+1]]
+	return m.termPostings(i)
+}
+
+// termPostings returns the frozen model's postings of term i, decoded
+// when packed (a damaged list ends early rather than point outside).
+func (m *BM25) termPostings(i int) []posting {
+	if m.packed == nil {
+		return m.postings[m.postOff[i]:m.postOff[i+1]]
+	}
+	out := make([]posting, 0, m.postOff[i+1]-m.postOff[i])
+	b := m.packed[m.byteOff[i]:m.byteOff[i+1]]
+	doc := uint64(0)
+	for len(b) > 0 && len(out) < cap(out) {
+		gap, n := binary.Uvarint(b)
+		if n <= 0 {
+			break
+		}
+		tf, k := binary.Uvarint(b[n:])
+		if k <= 0 {
+			break
+		}
+		b = b[n+k:]
+		doc += gap
+		if doc >= uint64(len(m.lens)) || tf > math.MaxInt32 {
+			break
+		}
+		out = append(out, posting{int32(doc), int32(tf)})
+	}
+	return out
+}
+
+// pack codes a frozen model's postings as packed and byteOff hold them.
+func (m *BM25) pack() (packed []byte, byteOff []uint32) {
+	byteOff = make([]uint32, 0, m.terms()+1)
+	packed = make([]byte, 0, 3*int(m.postOff[len(m.postOff)-1]))
+	for i := range m.terms() {
+		byteOff = append(byteOff, uint32(len(packed)))
+		prev := int32(0)
+		for _, p := range m.termPostings(i) {
+			packed = binary.AppendUvarint(packed, uint64(p.doc-prev))
+			packed = binary.AppendUvarint(packed, uint64(p.tf))
+			prev = p.doc
+		}
+	}
+	byteOff = append(byteOff, uint32(len(packed)))
+	return packed, byteOff
 }
 
 // find is the index of t in the frozen dictionary.
@@ -215,9 +274,9 @@ func (m *BM25) freeze() {
 func (m *BM25) thaw() {
 	m.post = map[string][]posting{}
 	for i := 0; i < m.terms(); i++ {
-		m.post[strings.Clone(m.term(i))] = slices.Clone(m.postings[m.postOff[i]:m.postOff[i+1]])
+		m.post[strings.Clone(m.term(i))] = slices.Clone(m.termPostings(i))
 	}
-	m.dict, m.termOff, m.postOff, m.postings = nil, nil, nil, nil
+	m.dict, m.termOff, m.postOff, m.postings, m.packed, m.byteOff = nil, nil, nil, nil, nil, nil
 }
 
 // bm25Doc is a document to merge into a frozen model: term frequencies
@@ -259,7 +318,7 @@ func (m *BM25) merge(remap []int32, docs []bm25Doc, n int) *BM25 {
 	slices.Sort(keys)
 	out.termOff = make([]uint32, 0, m.terms()+len(keys)+1)
 	out.postOff = make([]uint32, 0, m.terms()+len(keys)+1)
-	out.postings = make([]posting, 0, len(m.postings)+len(keys)*2)
+	out.postings = make([]posting, 0, int(m.postOff[len(m.postOff)-1])+len(keys)*2)
 	dict := make([]byte, 0, len(m.dict)+len(keys)*8)
 	emit := func(t string, old []posting, extra []posting) {
 		start := len(out.postings)
@@ -287,13 +346,13 @@ func (m *BM25) merge(remap []int32, docs []bm25Doc, n int) *BM25 {
 	for i < m.terms() || k < len(keys) {
 		switch {
 		case k == len(keys) || i < m.terms() && m.term(i) < keys[k]:
-			emit(m.term(i), m.postings[m.postOff[i]:m.postOff[i+1]], nil)
+			emit(m.term(i), m.termPostings(i), nil)
 			i++
 		case i == m.terms() || keys[k] < m.term(i):
 			emit(keys[k], nil, add[keys[k]])
 			k++
 		default:
-			emit(keys[k], m.postings[m.postOff[i]:m.postOff[i+1]], add[keys[k]])
+			emit(keys[k], m.termPostings(i), add[keys[k]])
 			i++
 			k++
 		}

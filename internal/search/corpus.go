@@ -38,6 +38,7 @@ type Corpus struct {
 	nameIDF    [][]float64 // def → idf of each name part in the definition corpus
 	nameIDFSum []float64
 	lowerName  []string // def → lower-cased name
+	sameName   []int32  // def → the first definition of its name
 	parentName []string // def → enclosing definition's name, or the file stem at top level
 	byName     map[string][]int
 	byLower    map[string][]int
@@ -46,21 +47,28 @@ type Corpus struct {
 	bySegment map[string][]int
 	fileBM25  *BM25
 	defBM25   *BM25
-	edges     map[string][]index.FileEdge // from → edges, both directions merged
+	// edges indexes the file graph by file, both directions merged (From
+	// is the key), each file's list in the index's order (heaviest first);
+	// the lists are slices of one array. graph is the same graph as the
+	// index gave it, compact (files by number, see edgeFile), to persist
+	// and patch. The names that make an edge are not kept: no signal reads
+	// them. edgeExtra names the ends that are not corpus files, numbered
+	// from len(files) on.
+	edges     map[string][]index.FileEdge
+	graph     []graphEdge
+	edgeExtra []string
 	recent    map[string]float64
 	allPaths  []string
 	// nameTok maps a lower-cased name part, stemmed, to the definitions whose name has it.
 	nameTok map[string][]int32
-	// src holds each file's bytes and idents each identifier's occurrences,
-	// for in-process content search; both nil when the repository's source
-	// exceeds maxCorpusSource (ripgrep searches the disk then).
-	src    [][]byte
+	// idents holds each identifier's occurrences, for in-process content
+	// search (source reads the few files it picks from disk); nil when the
+	// repository's source exceeds maxCorpusSource (ripgrep searches the
+	// disk then).
 	idents map[string]*identPost
 
 	// stamp is defStamp of the index the definitions came from.
 	stamp string
-	// edgeList is the file graph as the index gave it, heaviest first.
-	edgeList []index.FileEdge
 	// unsure: some file's bytes were not the ones the index hashed (edited
 	// since indexing, or unreadable); such a corpus is not persisted.
 	unsure bool
@@ -76,13 +84,14 @@ type identPost struct {
 	files []int32
 }
 
-// maxCorpusSource bounds the source a Corpus keeps in memory for in-process
+// maxCorpusSource bounds the source a Corpus indexes for in-process
 // content search; larger repositories are searched with ripgrep.
 const maxCorpusSource = 64 << 20
 
 type corpusFile struct {
 	path       string
 	hash       string
+	size       int // bytes read when tokenized (0 when unreadable)
 	pathTokens []string
 	isTest     bool
 	isAux      bool     // documentation, examples, benchmarks, build and setup scripts
@@ -98,7 +107,7 @@ type fileDoc struct {
 	length int
 	defs   []defDoc // parallel to the file's defs in corpus order
 	nDefs  int
-	src    []byte
+	size   int // len of the source
 	// idents maps each identifier of the file to the innermost definitions
 	// (file-local index, -1 at module level) holding an occurrence.
 	idents map[string][]int32
@@ -317,8 +326,6 @@ func newCorpus(root string, files []index.File, defs []index.Def, counts []int) 
 		root:      root,
 		fileIdx:   make(map[string]int, len(files)),
 		fileSet:   make(map[string]bool, len(files)),
-		byName:    map[string][]int{},
-		byLower:   map[string][]int{},
 		bySegment: map[string][]int{},
 		edges:     map[string][]index.FileEdge{},
 		defs:      defs,
@@ -360,16 +367,25 @@ func newCorpus(root string, files []index.File, defs []index.Def, counts []int) 
 			stack = append(stack, i)
 		}
 	}
+	// The definitions of one name share its lower-cased form (and, in
+	// deriveNames, its parts): sameName[i] is the first definition named
+	// as i is.
 	c.byID = make(map[int64]int, len(c.defs))
-	lower := map[string]string{}
+	c.byName = make(map[string][]int, len(c.defs)/2)
+	c.byLower = make(map[string][]int, len(c.defs)/2)
+	c.lowerName = make([]string, len(c.defs))
+	c.sameName = make([]int32, len(c.defs))
 	for i, d := range c.defs {
 		c.byID[d.ID] = i
-		c.byName[d.Name] = append(c.byName[d.Name], i)
-		l, ok := lower[d.Name]
-		if !ok {
+		ds := append(c.byName[d.Name], i)
+		c.byName[d.Name] = ds
+		first := ds[0]
+		c.sameName[i] = int32(first)
+		l := c.lowerName[first]
+		if first == i {
 			l = strings.ToLower(d.Name)
-			lower[d.Name] = l
 		}
+		c.lowerName[i] = l
 		c.byLower[l] = append(c.byLower[l], i)
 		if strings.Contains(d.Name, "_") {
 			for _, seg := range strings.Split(d.Name, "_") {
@@ -489,7 +505,7 @@ func buildCorpus(ctx context.Context, ix *index.Index, files []index.File) (*Cor
 	c.deriveNames()
 	c.buildIdents(docs)
 	c.setCallGraph(cr.pairs)
-	c.setEdges(er.edges)
+	c.setEdgeList(er.edges)
 	c.recent = recent
 	for _, d := range docs {
 		if d.unread || !d.verified {
@@ -500,37 +516,18 @@ func buildCorpus(ctx context.Context, ix *index.Index, files []index.File) (*Cor
 }
 
 // deriveNames computes the definitions' name parts and their rarity in the
-// definition model.
+// definition model. The parts of a name may be given already (nameToks of
+// each name's first definition, as decoded from disk).
 func (c *Corpus) deriveNames() {
-	c.nameToks = make([][]string, len(c.defs))
-	c.nameTok = map[string][]int32{}
-	toks := map[string][]string{} // the parts of a name, shared (never written)
-	for i, d := range c.defs {
-		ts, ok := toks[d.Name]
-		if !ok {
-			ts = nameTokens(d.Name)
-			toks[d.Name] = ts
-		}
-		c.nameToks[i] = ts
-		for j, t := range c.nameToks[i] {
-			if !slices.Contains(c.nameToks[i][:j], t) {
-				c.nameTok[stem(t)] = append(c.nameTok[stem(t)], int32(i))
-			}
-		}
+	if c.nameToks == nil {
+		c.nameToks = make([][]string, len(c.defs))
 	}
+	c.nameTok = map[string][]int32{}
 	c.nameIDF = make([][]float64, len(c.defs))
 	c.nameIDFSum = make([]float64, len(c.defs))
-	c.lowerName = make([]string, len(c.defs))
 	c.parentName = make([]string, len(c.defs))
 	idfMemo := map[string]float64{}
-	lower := map[string]string{}
 	for i, d := range c.defs {
-		l, ok := lower[d.Name]
-		if !ok {
-			l = strings.ToLower(d.Name)
-			lower[d.Name] = l
-		}
-		c.lowerName[i] = l
 		if p := c.parentOf[i]; p >= 0 {
 			c.parentName[i] = c.defs[p].Name
 		} else if i > 0 && c.defFile[i-1] == c.defFile[i] && c.parentOf[i-1] < 0 {
@@ -538,40 +535,133 @@ func (c *Corpus) deriveNames() {
 		} else {
 			c.parentName[i] = strings.TrimSuffix(path.Base(d.Path), path.Ext(d.Path))
 		}
-		c.nameIDF[i] = make([]float64, len(c.nameToks[i]))
-		for j, t := range c.nameToks[i] {
-			v, ok := idfMemo[t]
-			if !ok {
-				v = c.defBM25.IDF(t)
-				idfMemo[t] = v
+		// The parts of a name and their rarity are its first definition's
+		// (shared, never written).
+		if f := int(c.sameName[i]); f < i {
+			c.nameToks[i], c.nameIDF[i], c.nameIDFSum[i] = c.nameToks[f], c.nameIDF[f], c.nameIDFSum[f]
+		} else {
+			ts := c.nameToks[i]
+			if ts == nil {
+				ts = nameTokens(d.Name)
 			}
-			c.nameIDF[i][j] = v
-			c.nameIDFSum[i] += v
+			idf := make([]float64, len(ts))
+			sum := 0.0
+			for j, t := range ts {
+				v, ok := idfMemo[t]
+				if !ok {
+					v = c.defBM25.IDF(t)
+					idfMemo[t] = v
+				}
+				idf[j] = v
+				sum += v
+			}
+			c.nameToks[i], c.nameIDF[i], c.nameIDFSum[i] = ts, idf, sum
+		}
+		for j, t := range c.nameToks[i] {
+			if !slices.Contains(c.nameToks[i][:j], t) {
+				c.nameTok[stem(t)] = append(c.nameTok[stem(t)], int32(i))
+			}
 		}
 	}
 }
 
-// setEdges keeps the file graph (heaviest first, as the index gives it)
-// and indexes it by file, both directions merged.
-func (c *Corpus) setEdges(list []index.FileEdge) {
-	c.edgeList = list
-	// One array for all the lists, each given its exact room first.
-	n := make(map[string]int, len(c.files))
-	for _, e := range list {
-		n[e.From]++
-		n[e.To]++
+// graphEdge is an edge of the file graph by file number (see edgeFile).
+type graphEdge struct {
+	from, to int32
+	w        float64
+}
+
+// setEdgeList keeps the file graph as the index gives it (heaviest first).
+func (c *Corpus) setEdgeList(list []index.FileEdge) {
+	es := make([]graphEdge, len(list))
+	for i, e := range list {
+		es[i] = c.graphEdge(e)
 	}
-	pool := make([]index.FileEdge, 2*len(list))
-	c.edges = make(map[string][]index.FileEdge, len(n))
-	at := 0
-	for p, k := range n {
-		c.edges[p] = pool[at : at : at+k]
-		at += k
+	c.setEdges(es)
+}
+
+// graphEdge is e by file number.
+func (c *Corpus) graphEdge(e index.FileEdge) graphEdge {
+	return graphEdge{c.edgeFile(e.From), c.edgeFile(e.To), e.Weight}
+}
+
+// edgeFile numbers an end of a file-graph edge: its index in files, else
+// one in edgeExtra, added if new.
+func (c *Corpus) edgeFile(p string) int32 {
+	if i, ok := c.fileIdx[p]; ok {
+		return int32(i)
 	}
-	for _, e := range list {
-		c.edges[e.From] = append(c.edges[e.From], e)
-		c.edges[e.To] = append(c.edges[e.To], index.FileEdge{From: e.To, To: e.From, Weight: e.Weight, Names: e.Names})
+	for k, x := range c.edgeExtra {
+		if x == p {
+			return int32(len(c.files) + k)
+		}
 	}
+	c.edgeExtra = append(c.edgeExtra, p)
+	return int32(len(c.files) + len(c.edgeExtra) - 1)
+}
+
+// edgePath is the path of file-graph end i.
+func (c *Corpus) edgePath(i int32) string {
+	if int(i) < len(c.files) {
+		return c.files[i].path
+	}
+	return c.edgeExtra[int(i)-len(c.files)]
+}
+
+// setEdges keeps the file graph es (in the index's order, the ends
+// numbered by edgeFile) and indexes it by file, both directions merged.
+func (c *Corpus) setEdges(es []graphEdge) {
+	c.graph = es
+	nf := len(c.files) + len(c.edgeExtra)
+	// Each file's entries, as edge numbers (2i: edge i as given, 2i+1:
+	// reversed), then the lists written in one sequential pass.
+	start := make([]int32, nf+1)
+	for _, e := range es {
+		start[e.from+1]++
+		start[e.to+1]++
+	}
+	for i := 1; i <= nf; i++ {
+		start[i] += start[i-1]
+	}
+	fill := slices.Clone(start[:nf])
+	ids := make([]int32, 2*len(es))
+	for i, e := range es {
+		ids[fill[e.from]] = int32(2 * i)
+		fill[e.from]++
+		ids[fill[e.to]] = int32(2*i + 1)
+		fill[e.to]++
+	}
+	pool := make([]index.FileEdge, 2*len(es))
+	n := 0
+	for f := range nf {
+		if start[f+1] > start[f] {
+			n++
+		}
+	}
+	c.edges = make(map[string][]index.FileEdge, n)
+	for f := range nf {
+		a, z := start[f], start[f+1]
+		if z == a {
+			continue
+		}
+		p := c.edgePath(int32(f))
+		for k := a; k < z; k++ {
+			x := ids[k]
+			e := es[x/2]
+			other := e.to
+			if x%2 == 1 {
+				other = e.from
+			}
+			pool[k] = index.FileEdge{From: p, To: c.edgePath(other), Weight: e.w}
+		}
+		c.edges[p] = pool[a:z:z]
+	}
+}
+
+// edgeAt is edge i of the file graph in the index's order.
+func (c *Corpus) edgeAt(i int) index.FileEdge {
+	e := c.graph[i]
+	return index.FileEdge{From: c.edgePath(e.from), To: c.edgePath(e.to), Weight: e.w}
 }
 
 // tokenizeFile tokenizes a whole file and each definition's own text:
@@ -617,7 +707,7 @@ func tokenizeFile(src []byte, defs []index.Def, parents []int, base int) *fileDo
 			idents[id] = slices.Compact(ps)
 		}
 	}
-	fd := &fileDoc{tf: tf, length: n, defs: make([]defDoc, len(defs)), nDefs: len(defs), src: src, idents: idents}
+	fd := &fileDoc{tf: tf, length: n, defs: make([]defDoc, len(defs)), nDefs: len(defs), size: len(src), idents: idents}
 	for i, d := range defs {
 		s, e := clamp(d.Start, len(src)), clamp(d.End, len(src))
 		if s >= e {
@@ -730,20 +820,19 @@ func pathTokens(p string) []string {
 }
 
 // buildIdents merges the files' identifier occurrences into the corpus's
-// postings and keeps their bytes, unless the source is too large to hold
-// (then content search runs ripgrep over the disk).
+// postings, unless the source is too large (then content search runs
+// ripgrep over the disk).
 func (c *Corpus) buildIdents(docs []*fileDoc) {
 	total := 0
-	for _, d := range docs {
-		total += len(d.src)
+	for fi, d := range docs {
+		c.files[fi].size = d.size
+		total += d.size
 	}
 	if total > maxCorpusSource {
 		return
 	}
-	c.src = make([][]byte, len(docs))
 	c.idents = map[string]*identPost{}
 	for fi, d := range docs {
-		c.src[fi] = d.src
 		f := c.files[fi]
 		for id, ps := range d.idents {
 			p := c.idents[id]
@@ -759,6 +848,19 @@ func (c *Corpus) buildIdents(docs []*fileDoc) {
 			}
 		}
 	}
+}
+
+// source reads file fi from disk for content search, which picks the few
+// files to read through the identifier postings; an unreadable file reads
+// as empty. The corpus does not hold the repository's bytes: they are on
+// disk already, and the files the index hashed are the ones there (a
+// search updates the index first).
+func (c *Corpus) source(fi int) []byte {
+	b, err := os.ReadFile(filepath.Join(c.root, filepath.FromSlash(c.files[fi].path)))
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // auxDirs and auxFiles name the parts of a repository that are not its
@@ -801,13 +903,15 @@ func IsTestPath(p string) bool {
 // callPairs reads every resolved caller → callee pair of the index in one
 // query, so the spread signal walks the call graph in memory. It reads the
 // index's calls table directly; an index method returning all definition
-// edges would keep the schema private.
+// edges would keep the schema private. A pair may come more than once (two
+// names resolved to one callee): setCallGraph drops repeats, cheaper than
+// a DISTINCT that has SQLite sort the table first.
 func callPairs(ctx context.Context, ix *index.Index) ([][2]int64, error) {
 	db := ix.DB()
 	if db == nil {
 		return nil, nil
 	}
-	rows, err := db.QueryContext(ctx, `SELECT DISTINCT caller_id, callee_id FROM calls WHERE caller_id != 0 AND callee_id != 0`)
+	rows, err := db.QueryContext(ctx, `SELECT caller_id, callee_id FROM calls WHERE caller_id != 0 AND callee_id != 0`)
 	if err != nil {
 		return nil, err
 	}

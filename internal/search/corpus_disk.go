@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -20,29 +21,29 @@ import (
 // file written whole (temporary file, fsync, rename), so a reader sees the
 // old or the new one, never a mix. Layout, little-endian:
 //
-//	header (64 bytes): magic, version, flags, the lengths of the three
+//	header (64 bytes): magic, version, flags, the lengths of the two
 //	                   sections, CRC-32C of the rest, total length
 //	meta:   varint-coded records, copied to the heap when read, so strings
 //	        taken from it (paths, definitions, edge names) may outlive the
-//	        file: the files (path, hash, definition count), the definitions,
-//	        the file graph, the identifier names, the BM25 shapes.
-//	arrays: fixed-width arrays used in place from the mapping: each BM25
-//	        model's document lengths, sorted term dictionary, term and
-//	        postings offsets and (document, frequency) postings; the
-//	        identifier postings; the call graph; the source offsets.
-//	source: each file's bytes, for in-process content search.
+//	        file: the files (path, hash, size, definition count), the
+//	        definitions, the file graph, the BM25 shapes, the parts of the
+//	        definitions' names, the identifier names.
+//	arrays: arrays used in place from the mapping: each BM25 model's
+//	        document lengths, sorted term dictionary, term, postings and
+//	        byte offsets and its postings packed as uvarint (document gap,
+//	        frequency) pairs; the identifier postings; the call graph.
 //
-// A reader maps the file, checks the header and the checksum and decodes
-// meta; a query then touches only the postings of its terms and the
-// sources it searches. Anything unexpected (short, foreign, damaged, another
-// version) makes the file ignored: the corpus is built in memory and the
-// file replaced.
+// The files' bytes are not kept: content search reads the few files it
+// picks from the repository (Corpus.source). A reader maps the file, checks
+// the header and the checksum and decodes meta; a query then touches only
+// the postings of its terms. Anything unexpected (short, foreign, damaged,
+// another version) makes the file ignored: the corpus is built in memory
+// and the file replaced.
 const (
 	corpusName    = "search.corpus"
 	corpusMagic   = "GRITSRCH"
-	corpusVersion = 1
+	corpusVersion = 2 // 1 held the files' bytes
 	headerSize    = 64
-	flagSource    = 1 // the source section is present
 	// staleTemp is how old a temporary file of an interrupted write must
 	// be before a writer deletes it.
 	staleTemp = 10 * time.Minute
@@ -78,7 +79,7 @@ func loadCorpus(ctx context.Context, ix *index.Index) *Corpus {
 	if err != nil {
 		return nil
 	}
-	c, err := decodeCorpus(ix.Root(), m)
+	c, err := decodeCorpus(ix.Root(), m, f)
 	if err != nil {
 		return nil
 	}
@@ -102,28 +103,15 @@ func saveCorpus(c *Corpus) {
 
 func writeCorpus(c *Corpus) error {
 	meta, arrays := encodeCorpus(c)
-	var srcLen int
-	flags := uint32(0)
-	if c.src != nil {
-		flags |= flagSource
-		for _, s := range c.src {
-			srcLen += len(s)
-		}
-	}
 	metaPad := pad8(len(meta))
 	arraysPad := pad8(len(arrays))
-	total := headerSize + metaPad + arraysPad + srcLen
+	total := headerSize + metaPad + arraysPad
 	hdr := make([]byte, headerSize)
 	copy(hdr, corpusMagic)
 	binary.LittleEndian.PutUint32(hdr[8:], corpusVersion)
-	binary.LittleEndian.PutUint32(hdr[12:], flags)
 	binary.LittleEndian.PutUint64(hdr[16:], uint64(len(meta)))
 	binary.LittleEndian.PutUint64(hdr[24:], uint64(len(arrays)))
-	binary.LittleEndian.PutUint64(hdr[32:], uint64(srcLen))
 	crc := crc32.Update(crc32.Checksum(meta, crcTable), crcTable, arrays)
-	for _, b := range c.src {
-		crc = crc32.Update(crc, crcTable, b)
-	}
 	binary.LittleEndian.PutUint32(hdr[40:], crc)
 	binary.LittleEndian.PutUint64(hdr[48:], uint64(total))
 
@@ -143,9 +131,6 @@ func writeCorpus(c *Corpus) error {
 	}()
 	zeros := make([]byte, 8)
 	bufs := [][]byte{hdr, meta, zeros[:metaPad-len(meta)], arrays, zeros[:arraysPad-len(arrays)]}
-	if c.src != nil {
-		bufs = append(bufs, c.src...)
-	}
 	for _, b := range bufs {
 		if _, err := tmp.Write(b); err != nil {
 			return err
@@ -215,6 +200,27 @@ func (e *encoder) i32s(xs []int32) {
 		e.arrays = binary.LittleEndian.AppendUint32(e.arrays, uint32(x))
 	}
 }
+
+// lists appends n lists as an offsets array (n+1 entries) and a values
+// array.
+func (e *encoder) lists(n int, list func(i int) []int32) {
+	e.uint(uint64(len(e.arrays)))
+	e.uint(uint64(n + 1))
+	at := 0
+	for i := range n {
+		e.arrays = binary.LittleEndian.AppendUint32(e.arrays, uint32(at))
+		at += len(list(i))
+	}
+	e.arrays = binary.LittleEndian.AppendUint32(e.arrays, uint32(at))
+	e.uint(uint64(len(e.arrays)))
+	e.uint(uint64(at))
+	for i := range n {
+		for _, x := range list(i) {
+			e.arrays = binary.LittleEndian.AppendUint32(e.arrays, uint32(x))
+		}
+	}
+}
+
 func (e *encoder) bytes(b []byte) {
 	e.uint(uint64(len(e.arrays)))
 	e.uint(uint64(len(b)))
@@ -223,23 +229,15 @@ func (e *encoder) bytes(b []byte) {
 		e.arrays = append(e.arrays, 0)
 	}
 }
-func (e *encoder) postings(ps []posting) {
-	e.uint(uint64(len(e.arrays)))
-	e.uint(uint64(len(ps)))
-	for _, p := range ps {
-		e.arrays = binary.LittleEndian.AppendUint32(e.arrays, uint32(p.doc))
-		e.arrays = binary.LittleEndian.AppendUint32(e.arrays, uint32(p.tf))
-	}
-}
 
 // encodeCorpus codes c's meta and arrays sections.
 func encodeCorpus(c *Corpus) (meta, arrays []byte) {
 	// Size the buffers once: meta is a guess, arrays exact but for padding.
-	e := &encoder{meta: make([]byte, 0, 64*len(c.defs)+48*len(c.edgeList)+1<<16)}
-	n := 4*len(c.calls) + 4*len(c.src) + 64
+	e := &encoder{meta: make([]byte, 0, 128*len(c.defs)+16*len(c.graph)+16*len(c.idents)+1<<16)}
+	n := 4*len(c.calls) + 64
 	for _, m := range []*BM25{c.fileBM25, c.defBM25} {
 		m.freeze()
-		n += 4*len(m.lens) + len(m.dict) + 8*len(m.termOff) + 8*len(m.postings) + 16
+		n += 4*len(m.lens) + len(m.dict) + 12*len(m.termOff) + 3*len(m.postings) + 16
 	}
 	for _, cs := range c.calls {
 		n += 4 * len(cs)
@@ -254,6 +252,7 @@ func encodeCorpus(c *Corpus) (meta, arrays []byte) {
 	for _, f := range c.files {
 		e.str(f.path)
 		e.str(f.hash)
+		e.uint(uint64(f.size))
 		e.uint(uint64(f.n))
 	}
 	var langs []string
@@ -291,20 +290,22 @@ func encodeCorpus(c *Corpus) (meta, arrays []byte) {
 		e.str(d.Signature)
 		e.str(d.Doc)
 	}
-	e.uint(uint64(len(c.edgeList)))
-	names := 0
-	for _, ed := range c.edgeList {
-		names += len(ed.Names)
+	e.uint(uint64(len(c.edgeExtra)))
+	for _, p := range c.edgeExtra {
+		e.str(p)
 	}
-	e.uint(uint64(names))
-	for _, ed := range c.edgeList {
-		e.uint(uint64(c.fileIdx[ed.From]))
-		e.uint(uint64(c.fileIdx[ed.To]))
-		e.f64(ed.Weight)
-		e.uint(uint64(len(ed.Names)))
-		for _, n := range ed.Names {
-			e.str(n)
+	e.uint(uint64(len(c.graph)))
+	// Heaviest first, so an edge's weight is mostly the one before's: a
+	// flag, and the weight only when it differs.
+	for i, ed := range c.graph {
+		e.uint(uint64(ed.from))
+		e.uint(uint64(ed.to))
+		if i > 0 && ed.w == c.graph[i-1].w {
+			e.uint(0)
+			continue
 		}
+		e.uint(1)
+		e.f64(ed.w)
 	}
 	for _, m := range []*BM25{c.fileBM25, c.defBM25} {
 		m.freeze()
@@ -313,7 +314,36 @@ func encodeCorpus(c *Corpus) (meta, arrays []byte) {
 		e.bytes(m.dict)
 		e.u32s(m.termOff)
 		e.u32s(m.postOff)
-		e.postings(m.postings)
+		packed, byteOff := m.pack()
+		e.u32s(byteOff)
+		e.bytes(packed)
+	}
+	// The parts of each name (at its first definition), as numbers in a
+	// table of parts.
+	partIdx := map[string]int{}
+	var parts []string
+	var nameParts []int
+	for i, ts := range c.nameToks {
+		if int(c.sameName[i]) != i {
+			continue
+		}
+		nameParts = append(nameParts, len(ts))
+		for _, t := range ts {
+			k, ok := partIdx[t]
+			if !ok {
+				k = len(parts)
+				partIdx[t] = k
+				parts = append(parts, t)
+			}
+			nameParts = append(nameParts, k)
+		}
+	}
+	e.uint(uint64(len(parts)))
+	for _, t := range parts {
+		e.str(t)
+	}
+	for _, x := range nameParts {
+		e.uint(uint64(x))
 	}
 	// Identifier postings, in key order so the file is reproducible.
 	if c.idents != nil {
@@ -322,46 +352,16 @@ func encodeCorpus(c *Corpus) (meta, arrays []byte) {
 			keys = append(keys, k)
 		}
 		slices.Sort(keys)
-		fileOff := make([]uint32, 0, len(keys)+1)
-		defOff := make([]uint32, 0, len(keys)+1)
-		var fileVals, defVals []int32
 		e.uint(uint64(len(keys)) + 1)
 		for _, k := range keys {
 			e.str(k)
-			p := c.idents[k]
-			fileOff = append(fileOff, uint32(len(fileVals)))
-			defOff = append(defOff, uint32(len(defVals)))
-			fileVals = append(fileVals, p.files...)
-			defVals = append(defVals, p.defs...)
 		}
-		fileOff = append(fileOff, uint32(len(fileVals)))
-		defOff = append(defOff, uint32(len(defVals)))
-		e.u32s(fileOff)
-		e.i32s(fileVals)
-		e.u32s(defOff)
-		e.i32s(defVals)
+		e.lists(len(keys), func(i int) []int32 { return c.idents[keys[i]].files })
+		e.lists(len(keys), func(i int) []int32 { return c.idents[keys[i]].defs })
 	} else {
 		e.uint(0)
 	}
-	callOff := make([]uint32, 0, len(c.calls)+1)
-	var callVals []int32
-	for _, cs := range c.calls {
-		callOff = append(callOff, uint32(len(callVals)))
-		callVals = append(callVals, cs...)
-	}
-	callOff = append(callOff, uint32(len(callVals)))
-	e.u32s(callOff)
-	e.i32s(callVals)
-	if c.src != nil {
-		srcOff := make([]uint32, 0, len(c.src)+1)
-		n := 0
-		for _, s := range c.src {
-			srcOff = append(srcOff, uint32(n))
-			n += len(s)
-		}
-		srcOff = append(srcOff, uint32(n))
-		e.u32s(srcOff)
-	}
+	e.lists(len(c.calls), func(i int) []int32 { return c.calls[i] })
 	return e.meta, e.arrays
 }
 
@@ -472,14 +472,6 @@ func (d *decoder) bytes() []byte {
 	return unsafe.Slice((*byte)(p), n)
 }
 
-func (d *decoder) postings() []posting {
-	p, n := d.span(8)
-	if p == nil {
-		return nil
-	}
-	return unsafe.Slice((*posting)(p), n)
-}
-
 // offsets checks an offsets array: want entries, ascending, the last at most limit.
 func (d *decoder) offsets(xs []uint32, want, limit int) {
 	if len(xs) != want {
@@ -497,44 +489,48 @@ func (d *decoder) offsets(xs []uint32, want, limit int) {
 	}
 }
 
-// decodeCorpus decodes a mapped corpus file.
-func decodeCorpus(root string, m *mapping) (*Corpus, error) {
+// decodeCorpus decodes a corpus file, f, mapped as m.
+func decodeCorpus(root string, m *mapping, f *os.File) (*Corpus, error) {
 	b := m.data
 	if len(b) < headerSize || string(b[:8]) != corpusMagic || binary.LittleEndian.Uint32(b[8:]) != corpusVersion {
 		return nil, errCorpusFile
 	}
-	flags := binary.LittleEndian.Uint32(b[12:])
-	metaLen, arraysLen, srcLen := binary.LittleEndian.Uint64(b[16:]), binary.LittleEndian.Uint64(b[24:]), binary.LittleEndian.Uint64(b[32:])
+	metaLen, arraysLen := binary.LittleEndian.Uint64(b[16:]), binary.LittleEndian.Uint64(b[24:])
 	total := binary.LittleEndian.Uint64(b[48:])
-	if total != uint64(len(b)) || metaLen > total || arraysLen > total || srcLen > total ||
-		uint64(headerSize+pad8(int(metaLen))+pad8(int(arraysLen)))+srcLen != total {
+	if total != uint64(len(b)) || metaLen > total || arraysLen > total ||
+		uint64(headerSize+pad8(int(metaLen))+pad8(int(arraysLen))) != total {
 		return nil, errCorpusFile
 	}
-	metaEnd := headerSize + int(metaLen)
 	arraysStart := headerSize + pad8(int(metaLen))
 	arrays := b[arraysStart : arraysStart+int(arraysLen)]
-	// The checksum covers the arrays and the sources too. Read a chunk at
-	// a time and let the kernel take the pages back, so checking does not
-	// hold the whole file resident; a query reads again what it needs.
-	crc := crc32.Checksum(b[headerSize:metaEnd], crcTable)
-	for _, r := range [][2]int{{arraysStart, arraysStart + int(arraysLen)}, {len(b) - int(srcLen), len(b)}} {
-		for at := r[0]; at < r[1]; at += crcChunk {
-			end := min(at+crcChunk, r[1])
-			crc = crc32.Update(crc, crcTable, b[at:end])
-			m.release(at, end-at)
-		}
+	// Meta is read into the heap (one read, cheaper than faulting the
+	// mapping's pages in to copy them). The checksum covers the arrays
+	// too: read a chunk at a time and let the kernel take the pages back,
+	// so checking does not hold the whole file resident; a query reads
+	// again what it needs.
+	meta := make([]byte, metaLen)
+	if _, err := f.ReadAt(meta, headerSize); err != nil {
+		return nil, errCorpusFile
+	}
+	crc := crc32.Checksum(meta, crcTable)
+	for at, end := arraysStart, arraysStart+int(arraysLen); at < end; at += crcChunk {
+		z := min(at+crcChunk, end)
+		crc = crc32.Update(crc, crcTable, b[at:z])
+		m.release(at, z-at)
 	}
 	if crc != binary.LittleEndian.Uint32(b[40:]) {
 		return nil, errCorpusFile
 	}
-	d := &decoder{meta: append([]byte(nil), b[headerSize:metaEnd]...), arrays: arrays}
+	d := &decoder{meta: meta, arrays: arrays}
 	finger, stamp := d.str(), d.str()
 	nFiles := d.count()
 	files := make([]index.File, nFiles)
 	counts := make([]int, nFiles)
+	sizes := make([]int, nFiles)
 	nDefs := 0
 	for i := range files {
 		files[i].Path, files[i].Hash = d.str(), d.str()
+		sizes[i] = int(d.uint())
 		counts[i] = d.count()
 		nDefs += counts[i]
 	}
@@ -577,34 +573,37 @@ func decodeCorpus(root string, m *mapping) (*Corpus, error) {
 		return nil, errCorpusFile
 	}
 	c.finger = finger
-	nEdges := d.count()
-	list := make([]index.FileEdge, nEdges)
-	names := make([]string, 0, d.count())
-	for i := range list {
+	for i, n := range sizes {
+		c.files[i].size = n
+	}
+	c.edgeExtra = make([]string, d.count())
+	for i := range c.edgeExtra {
+		c.edgeExtra[i] = d.str()
+	}
+	ends := uint64(nFiles + len(c.edgeExtra))
+	es := make([]graphEdge, d.count())
+	for i := range es {
 		from, to := d.uint(), d.uint()
-		if from >= uint64(nFiles) || to >= uint64(nFiles) {
+		if from >= ends || to >= ends {
 			d.fail()
 			break
 		}
-		w := d.f64()
-		k := d.count()
-		start := len(names)
-		if k > cap(names)-len(names) {
+		switch d.uint() {
+		case 0:
+			if i == 0 {
+				d.fail()
+				break
+			}
+			es[i] = graphEdge{int32(from), int32(to), es[i-1].w}
+		case 1:
+			es[i] = graphEdge{int32(from), int32(to), d.f64()}
+		default:
 			d.fail()
-			break
-		}
-		for range k {
-			names = append(names, d.str())
-		}
-		list[i] = index.FileEdge{From: files[from].Path, To: files[to].Path, Weight: w}
-		if k > 0 {
-			list[i].Names = names[start:len(names):len(names)]
 		}
 	}
 	if d.err != nil {
 		return nil, d.err
 	}
-	c.setEdges(list)
 	for k, nDocs := range []int{nFiles, nDefs} {
 		bm := &BM25{total: int(d.uint())}
 		bm.lens = d.i32s()
@@ -613,8 +612,11 @@ func decodeCorpus(root string, m *mapping) (*Corpus, error) {
 		nTerms := len(bm.termOff) - 1
 		d.offsets(bm.termOff, max(nTerms, 0)+1, len(bm.dict))
 		bm.postOff = d.u32s()
-		bm.postings = d.postings()
-		d.offsets(bm.postOff, len(bm.termOff), len(bm.postings))
+		bm.byteOff = d.u32s()
+		bm.packed = d.bytes()
+		d.offsets(bm.byteOff, len(bm.termOff), len(bm.packed))
+		// A posting takes two bytes at least.
+		d.offsets(bm.postOff, len(bm.termOff), len(bm.packed)/2)
 		if len(bm.lens) != nDocs || nTerms < 0 {
 			d.fail()
 		}
@@ -627,18 +629,54 @@ func decodeCorpus(root string, m *mapping) (*Corpus, error) {
 			c.defBM25 = bm
 		}
 	}
-	c.deriveNames()
+	parts := make([]string, d.count())
+	for i := range parts {
+		parts[i] = d.str()
+	}
+	c.nameToks = make([][]string, nDefs)
+	for i := range c.nameToks {
+		if int(c.sameName[i]) != i {
+			continue
+		}
+		n := d.count()
+		if n == 0 {
+			continue
+		}
+		ts := make([]string, n)
+		for j := range ts {
+			if k := d.uint(); k < uint64(len(parts)) {
+				ts[j] = parts[k]
+			} else {
+				d.fail()
+			}
+		}
+		c.nameToks[i] = ts
+	}
+	var keys []string
+	var fileOff, defOff []uint32
+	var fileVals, defVals []int32
 	if n := d.count(); n > 0 {
-		keys := make([]string, n-1)
+		keys = make([]string, n-1)
 		for i := range keys {
 			keys[i] = d.str()
 		}
-		fileOff, fileVals := d.u32s(), d.i32s()
-		defOff, defVals := d.u32s(), d.i32s()
+		fileOff, fileVals = d.u32s(), d.i32s()
+		defOff, defVals = d.u32s(), d.i32s()
 		d.offsets(fileOff, n, len(fileVals))
 		d.offsets(defOff, n, len(defVals))
-		if d.err != nil {
-			return nil, d.err
+	}
+	callOff, callVals := d.u32s(), d.i32s()
+	d.offsets(callOff, nDefs+1, len(callVals))
+	if d.err != nil || d.pos != len(d.meta) {
+		return nil, errCorpusFile
+	}
+	// What is left is building maps and slices over what was read, each
+	// part its own fields: on their own goroutines.
+	var wg sync.WaitGroup
+	wg.Go(func() { c.setEdges(es) })
+	wg.Go(func() {
+		if keys == nil {
+			return
 		}
 		posts := make([]identPost, len(keys))
 		c.idents = make(map[string]*identPost, len(keys))
@@ -649,12 +687,7 @@ func decodeCorpus(root string, m *mapping) (*Corpus, error) {
 			posts[i].defs = defVals[a:z:z]
 			c.idents[k] = &posts[i]
 		}
-	}
-	callOff, callVals := d.u32s(), d.i32s()
-	d.offsets(callOff, nDefs+1, len(callVals))
-	if d.err != nil {
-		return nil, d.err
-	}
+	})
 	c.calls = make([][]int32, nDefs)
 	for i := range c.calls {
 		a, z := callOff[i], callOff[i+1]
@@ -662,24 +695,8 @@ func decodeCorpus(root string, m *mapping) (*Corpus, error) {
 			c.calls[i] = callVals[a:z:z]
 		}
 	}
-	if flags&flagSource != 0 {
-		srcOff := d.u32s()
-		d.offsets(srcOff, nFiles+1, int(srcLen))
-		if d.err != nil || c.idents == nil {
-			return nil, errCorpusFile
-		}
-		src := b[len(b)-int(srcLen):]
-		c.src = make([][]byte, nFiles)
-		for i := range c.src {
-			a, z := srcOff[i], srcOff[i+1]
-			c.src[i] = src[a:z:z]
-		}
-	} else if c.idents != nil {
-		return nil, errCorpusFile
-	}
-	if d.err != nil || d.pos != len(d.meta) {
-		return nil, errCorpusFile
-	}
+	c.deriveNames()
+	wg.Wait()
 	c.mapped = []*mapping{m}
 	return c, nil
 }

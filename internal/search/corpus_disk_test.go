@@ -128,7 +128,7 @@ func sameCorpus(t *testing.T, what string, a, b *Corpus, ix *index.Index, querie
 		ParentName []string
 	}
 	v := func(c *Corpus) view {
-		x := view{Defs: c.defs, Edges: c.edgeList, EdgeMap: c.edges, Calls: c.calls, Idents: map[string]identPost{}, NameIDF: c.nameIDF,
+		x := view{Defs: c.defs, EdgeMap: c.edges, Calls: c.calls, Idents: map[string]identPost{}, NameIDF: c.nameIDF,
 			FileModel: modelString(c.fileBM25), DefModel: modelString(c.defBM25), Recent: c.recent, Finger: c.finger, ParentName: c.parentName}
 		for k, p := range c.idents {
 			q := *p
@@ -137,11 +137,14 @@ func sameCorpus(t *testing.T, what string, a, b *Corpus, ix *index.Index, querie
 			}
 			x.Idents[k] = q
 		}
-		for _, s := range c.src {
-			x.Src = append(x.Src, append([]byte{}, s...))
+		for i := range c.graph {
+			x.Edges = append(x.Edges, c.edgeAt(i))
 		}
-		for _, f := range c.files {
-			x.Files = append(x.Files, fmt.Sprintf("%s %s %d %d %q %q %q", f.path, f.hash, f.first, f.n, f.pathTokens, f.stemToks, f.dirToks))
+		for i, f := range c.files {
+			x.Files = append(x.Files, fmt.Sprintf("%s %s %d %d %d %q %q %q", f.path, f.hash, f.size, f.first, f.n, f.pathTokens, f.stemToks, f.dirToks))
+			if c.idents != nil {
+				x.Src = append(x.Src, c.source(i))
+			}
 		}
 		for i := range x.Calls {
 			if len(x.Calls[i]) == 0 {
@@ -164,7 +167,7 @@ func modelString(m *BM25) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d docs, total %d, lens %v\n", m.Len(), m.total, m.lens)
 	for i := 0; i < m.terms(); i++ {
-		fmt.Fprintf(&b, "%s %v\n", m.term(i), m.postings[m.postOff[i]:m.postOff[i+1]])
+		fmt.Fprintf(&b, "%s %v\n", m.term(i), m.termPostings(i))
 	}
 	return b.String()
 }

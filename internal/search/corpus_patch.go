@@ -21,9 +21,10 @@ const maxSymbolQueries = 32
 // re-derived only from the changed files when no file was added or removed
 // and none changed the set of names it defines (nothing else moves an edge
 // then). It returns nil and no error when it cannot patch (the index was
-// rebuilt underneath, the base holds no sources): build from scratch then.
+// rebuilt underneath, the base holds no identifier postings): build from
+// scratch then.
 func patchCorpus(ctx context.Context, ix *index.Index, base *Corpus, files []index.File, stamp string) (*Corpus, error) {
-	if base.src == nil || base.fileBM25.post != nil || base.defBM25.post != nil {
+	if base.idents == nil || base.fileBM25.post != nil || base.defBM25.post != nil {
 		return nil, nil
 	}
 	files = slices.Clone(files)
@@ -174,55 +175,57 @@ func patchCorpus(ctx context.Context, ix *index.Index, base *Corpus, files []ind
 	c.patchIdents(base, oldOf, changed, docs, fileRemap, defRemap)
 	c.setCallGraph(cr.pairs)
 	if localEdges {
-		isChanged := make(map[string]bool, len(changed))
-		for _, i := range changed {
-			isChanged[files[i].Path] = true
-		}
+		// The same files in the same order: base's file numbers hold.
 		// Both lists are in the index's order: merge them.
+		isChanged := make([]bool, len(c.files))
+		for _, i := range changed {
+			isChanged[i] = true
+		}
 		sortEdges(fromChanged)
-		list := make([]index.FileEdge, 0, len(base.edgeList)+len(fromChanged))
+		c.edgeExtra = slices.Clone(base.edgeExtra)
+		es := make([]graphEdge, 0, len(base.graph)+len(fromChanged))
 		j := 0
-		for _, e := range base.edgeList {
-			if isChanged[e.From] {
+		for _, e := range base.graph {
+			if isChanged[e.from] {
 				continue
 			}
-			for j < len(fromChanged) && edgeBefore(fromChanged[j], e) {
-				list = append(list, fromChanged[j])
+			for j < len(fromChanged) && c.edgeBefore(fromChanged[j], e) {
+				es = append(es, c.graphEdge(fromChanged[j]))
 				j++
 			}
-			list = append(list, e)
+			es = append(es, e)
 		}
-		list = append(list, fromChanged[j:]...)
-		c.setEdges(list)
+		for _, e := range fromChanged[j:] {
+			es = append(es, c.graphEdge(e))
+		}
+		c.setEdges(es)
 	} else {
-		c.setEdges(er.edges)
+		c.setEdgeList(er.edges)
 	}
 	c.recent = recent
-	c.mapped = base.mapped // unchanged files' sources may point into them
+	c.mapped = base.mapped // unchanged files' postings may point into them
 	return c, nil
 }
 
-// patchIdents sets the sources and identifier postings of c from base's,
-// renumbered, and the changed files' docs; as buildIdents, it keeps none
-// when the sources are too large to hold.
+// patchIdents sets the file sizes and identifier postings of c from base's,
+// renumbered, and the changed files' docs; as buildIdents, it keeps no
+// postings when the source is too large.
 func (c *Corpus) patchIdents(base *Corpus, oldOf, changed []int, docs []*fileDoc, fileRemap, defRemap []int32) {
 	total := 0
-	src := make([][]byte, len(c.files))
 	for i, oi := range oldOf {
 		if oi >= 0 {
-			src[i] = base.src[oi]
+			c.files[i].size = base.files[oi].size
 		}
 	}
 	for k, i := range changed {
-		src[i] = docs[k].src
+		c.files[i].size = docs[k].size
 	}
-	for _, s := range src {
-		total += len(s)
+	for _, f := range c.files {
+		total += f.size
 	}
 	if total > maxCorpusSource {
 		return
 	}
-	c.src = src
 	n := 0
 	for _, p := range base.idents {
 		n += len(p.files) + len(p.defs)
@@ -303,6 +306,12 @@ func sameNames(a, b []index.Def) bool {
 // paths.
 func sortEdges(out []index.FileEdge) {
 	sort.Slice(out, func(i, j int) bool { return edgeBefore(out[i], out[j]) })
+}
+
+// edgeBefore reports whether a comes before c's edge e in the index's
+// order of file edges.
+func (c *Corpus) edgeBefore(a index.FileEdge, e graphEdge) bool {
+	return edgeBefore(a, index.FileEdge{From: c.edgePath(e.from), To: c.edgePath(e.to), Weight: e.w})
 }
 
 // edgeBefore is the index's order of file edges.
