@@ -175,16 +175,24 @@ func (m *BM25) lookup(t string) []posting {
 	return m.termPostings(i)
 }
 
-// termPostings returns the frozen model's postings of term i, decoded
-// when packed (a damaged list ends early rather than point outside).
-func (m *BM25) termPostings(i int) []posting {
+// termPostings returns the frozen model's postings of term i.
+func (m *BM25) termPostings(i int) []posting { return m.postingsOf(i, nil) }
+
+// postingsOf returns the frozen model's postings of term i, decoded into
+// scratch's array when packed (a damaged list ends early rather than
+// point outside).
+func (m *BM25) postingsOf(i int, scratch []posting) []posting {
 	if m.packed == nil {
 		return m.postings[m.postOff[i]:m.postOff[i+1]]
 	}
-	out := make([]posting, 0, m.postOff[i+1]-m.postOff[i])
+	n := int(m.postOff[i+1] - m.postOff[i])
+	out := scratch[:0]
+	if cap(out) < n {
+		out = make([]posting, 0, n)
+	}
 	b := m.packed[m.byteOff[i]:m.byteOff[i+1]]
 	doc := uint64(0)
-	for len(b) > 0 && len(out) < cap(out) {
+	for len(b) > 0 && len(out) < n {
 		gap, n := binary.Uvarint(b)
 		if n <= 0 {
 			break
@@ -207,10 +215,12 @@ func (m *BM25) termPostings(i int) []posting {
 func (m *BM25) pack() (packed []byte, byteOff []uint32) {
 	byteOff = make([]uint32, 0, m.terms()+1)
 	packed = make([]byte, 0, 3*int(m.postOff[len(m.postOff)-1]))
+	var scratch []posting
 	for i := range m.terms() {
 		byteOff = append(byteOff, uint32(len(packed)))
 		prev := int32(0)
-		for _, p := range m.termPostings(i) {
+		scratch = m.postingsOf(i, scratch)
+		for _, p := range scratch {
 			packed = binary.AppendUvarint(packed, uint64(p.doc-prev))
 			packed = binary.AppendUvarint(packed, uint64(p.tf))
 			prev = p.doc
@@ -343,16 +353,19 @@ func (m *BM25) merge(remap []int32, docs []bm25Doc, n int) *BM25 {
 		dict = append(dict, t...)
 	}
 	i, k := 0, 0
+	var scratch []posting
 	for i < m.terms() || k < len(keys) {
 		switch {
 		case k == len(keys) || i < m.terms() && m.term(i) < keys[k]:
-			emit(m.term(i), m.termPostings(i), nil)
+			scratch = m.postingsOf(i, scratch)
+			emit(m.term(i), scratch, nil)
 			i++
 		case i == m.terms() || keys[k] < m.term(i):
 			emit(keys[k], nil, add[keys[k]])
 			k++
 		default:
-			emit(keys[k], m.termPostings(i), add[keys[k]])
+			scratch = m.postingsOf(i, scratch)
+			emit(keys[k], scratch, add[keys[k]])
 			i++
 			k++
 		}

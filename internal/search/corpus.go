@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"crypto/sha256"
+	"database/sql/driver"
 	"encoding/hex"
 	"fmt"
 	"os"
@@ -175,8 +176,9 @@ func Prepare(ctx context.Context, ix *index.Index) (*Corpus, error) {
 			r, _ := RecentFiles(ctx, root)
 			recentc <- r
 		}()
-		base = loadCorpus(ctx, ix)
+		base = readCorpus(ctx, ix)
 		if base != nil && base.finger == finger && base.stamp == stamp {
+			base.complete()
 			base.quick = quick
 			base.recent = <-recentc
 			cache.put(root, base)
@@ -317,30 +319,41 @@ func (s *sideLoads) wait() (edgesResult, callsResult, map[string]float64) {
 	return <-s.edgesc, <-s.callsc, <-s.recentc
 }
 
-// newCorpus lays out a corpus of files (sorted by path) and their
+// layoutCorpus lays out a corpus of files (sorted by path) and their
 // definitions, defs holding counts[i] of file i's in turn (each file's
-// sorted by start, then longest first), and derives what depends on them
-// alone. It keeps defs.
-func newCorpus(root string, files []index.File, defs []index.Def, counts []int) *Corpus {
+// sorted by start, then longest first): the files, which file holds each
+// definition and which encloses it. It keeps defs.
+//
+// A file base holds too (by path) keeps base's name parts of its path.
+func layoutCorpus(root string, files []index.File, defs []index.Def, counts []int, base *Corpus) *Corpus {
 	c := &Corpus{
-		root:      root,
-		fileIdx:   make(map[string]int, len(files)),
-		fileSet:   make(map[string]bool, len(files)),
-		bySegment: map[string][]int{},
-		edges:     map[string][]index.FileEdge{},
-		defs:      defs,
+		root:    root,
+		fileIdx: make(map[string]int, len(files)),
+		fileSet: make(map[string]bool, len(files)),
+		edges:   map[string][]index.FileEdge{},
+		defs:    defs,
 	}
 	c.files = make([]corpusFile, 0, len(files))
 	c.allPaths = make([]string, 0, len(files))
 	c.defFile = make([]int, 0, len(defs))
 	first := 0
 	for i, f := range files {
-		segs := strings.Split(strings.TrimSuffix(f.Path, path.Ext(f.Path)), "/")
-		var dirToks []string
-		for _, s := range segs[:len(segs)-1] {
-			dirToks = append(dirToks, nameTokens(s)...)
+		var cf corpusFile
+		oi, ok := -1, false
+		if base != nil {
+			oi, ok = base.fileIdx[f.Path]
 		}
-		cf := corpusFile{stemToks: nameTokens(segs[len(segs)-1]), dirToks: dirToks, path: f.Path, hash: f.Hash, pathTokens: pathTokens(f.Path), isTest: IsTestPath(f.Path), isAux: IsAuxPath(f.Path), first: first, n: counts[i]}
+		if ok {
+			cf = base.files[oi]
+		} else {
+			segs := strings.Split(strings.TrimSuffix(f.Path, path.Ext(f.Path)), "/")
+			var dirToks []string
+			for _, s := range segs[:len(segs)-1] {
+				dirToks = append(dirToks, nameTokens(s)...)
+			}
+			cf = corpusFile{stemToks: nameTokens(segs[len(segs)-1]), dirToks: dirToks, pathTokens: pathTokens(f.Path), isTest: IsTestPath(f.Path), isAux: IsAuxPath(f.Path)}
+		}
+		cf.path, cf.hash, cf.size, cf.first, cf.n = f.Path, f.Hash, 0, first, counts[i]
 		c.fileIdx[f.Path] = len(c.files)
 		c.fileSet[f.Path] = true
 		c.files = append(c.files, cf)
@@ -367,12 +380,27 @@ func newCorpus(root string, files []index.File, defs []index.Def, counts []int) 
 			stack = append(stack, i)
 		}
 	}
-	// The definitions of one name share its lower-cased form (and, in
-	// deriveNames, its parts): sameName[i] is the first definition named
-	// as i is.
+	c.stamp = stampOf(c.defs)
+	return c
+}
+
+// newCorpus lays out a corpus (see layoutCorpus) and indexes its
+// definitions by id and name.
+func newCorpus(root string, files []index.File, defs []index.Def, counts []int, base *Corpus) *Corpus {
+	c := layoutCorpus(root, files, defs, counts, base)
+	c.indexDefs()
+	return c
+}
+
+// indexDefs indexes the definitions by id, name, lower-cased name and
+// capitalised name segment. The definitions of one name share its
+// lower-cased form (and, in deriveNames, its parts): sameName[i] is the
+// first definition named as i is.
+func (c *Corpus) indexDefs() {
 	c.byID = make(map[int64]int, len(c.defs))
 	c.byName = make(map[string][]int, len(c.defs)/2)
 	c.byLower = make(map[string][]int, len(c.defs)/2)
+	c.bySegment = map[string][]int{}
 	c.lowerName = make([]string, len(c.defs))
 	c.sameName = make([]int32, len(c.defs))
 	for i, d := range c.defs {
@@ -395,8 +423,6 @@ func newCorpus(root string, files []index.File, defs []index.Def, counts []int) 
 			}
 		}
 	}
-	c.stamp = stampOf(c.defs)
-	return c
 }
 
 // sortDefs puts one file's definitions in corpus order: by start, then
@@ -472,7 +498,7 @@ func buildCorpus(ctx context.Context, ix *index.Index, files []index.File) (*Cor
 		flat = append(flat, ds...)
 		counts[i] = len(ds)
 	}
-	c := newCorpus(ix.Root(), files, flat, counts)
+	c := newCorpus(ix.Root(), files, flat, counts, nil)
 	which := make([]int, len(c.files))
 	for i := range which {
 		which[i] = i
@@ -911,20 +937,15 @@ func callPairs(ctx context.Context, ix *index.Index) ([][2]int64, error) {
 	if db == nil {
 		return nil, nil
 	}
-	rows, err := db.QueryContext(ctx, `SELECT caller_id, callee_id FROM calls WHERE caller_id != 0 AND callee_id != 0`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	var out [][2]int64
-	for rows.Next() {
-		var p [2]int64
-		if err := rows.Scan(&p[0], &p[1]); err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+	// Read raw: database/sql's per-row work costs more than the query.
+	err := db.ScanRaw(ctx, `SELECT caller_id, callee_id FROM calls WHERE caller_id != 0 AND callee_id != 0`, func(v []driver.Value) error {
+		a, _ := v[0].(int64)
+		b, _ := v[1].(int64)
+		out = append(out, [2]int64{a, b})
+		return nil
+	})
+	return out, err
 }
 
 // setCallGraph links each definition to its callers and callees.

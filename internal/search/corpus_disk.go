@@ -63,6 +63,27 @@ func corpusPath(root string) string { return filepath.Join(root, ".grit", corpus
 // loadCorpus reads the corpus persisted for ix's repository, or returns
 // nil when there is none or it is unusable. Its recency is not set.
 func loadCorpus(ctx context.Context, ix *index.Index) *Corpus {
+	c := readCorpus(ctx, ix)
+	if c != nil {
+		c.complete()
+	}
+	return c
+}
+
+// complete derives, from what a corpus file holds, what a search needs
+// and a patch does not: the definitions' name indexes, the file graph by
+// file and the names' parts and rarity.
+func (c *Corpus) complete() {
+	var wg sync.WaitGroup
+	wg.Go(func() { c.setEdges(c.graph) })
+	c.indexDefs()
+	c.deriveNames()
+	wg.Wait()
+}
+
+// readCorpus is loadCorpus without complete: what patchCorpus needs of a
+// base.
+func readCorpus(ctx context.Context, ix *index.Index) *Corpus {
 	if ctx.Err() != nil || !littleEndian() {
 		return nil
 	}
@@ -235,9 +256,13 @@ func encodeCorpus(c *Corpus) (meta, arrays []byte) {
 	// Size the buffers once: meta is a guess, arrays exact but for padding.
 	e := &encoder{meta: make([]byte, 0, 128*len(c.defs)+16*len(c.graph)+16*len(c.idents)+1<<16)}
 	n := 4*len(c.calls) + 64
-	for _, m := range []*BM25{c.fileBM25, c.defBM25} {
+	models := []*BM25{c.fileBM25, c.defBM25}
+	var packed [2][]byte
+	var byteOff [2][]uint32
+	for k, m := range models {
 		m.freeze()
-		n += 4*len(m.lens) + len(m.dict) + 12*len(m.termOff) + 3*len(m.postings) + 16
+		packed[k], byteOff[k] = m.pack()
+		n += 4*len(m.lens) + len(m.dict) + 8*len(m.termOff) + len(packed[k]) + 4*len(byteOff[k]) + 16
 	}
 	for _, cs := range c.calls {
 		n += 4 * len(cs)
@@ -307,27 +332,26 @@ func encodeCorpus(c *Corpus) (meta, arrays []byte) {
 		e.uint(1)
 		e.f64(ed.w)
 	}
-	for _, m := range []*BM25{c.fileBM25, c.defBM25} {
-		m.freeze()
+	for k, m := range models {
 		e.uint(uint64(m.total))
 		e.i32s(m.lens)
 		e.bytes(m.dict)
 		e.u32s(m.termOff)
 		e.u32s(m.postOff)
-		packed, byteOff := m.pack()
-		e.u32s(byteOff)
-		e.bytes(packed)
+		e.u32s(byteOff[k])
+		e.bytes(packed[k])
 	}
-	// The parts of each name (at its first definition), as numbers in a
-	// table of parts.
+	// The parts of each name, as numbers in a table of parts, at its first
+	// definition (1 + their count, then the numbers; 0 at the others).
 	partIdx := map[string]int{}
 	var parts []string
 	var nameParts []int
 	for i, ts := range c.nameToks {
 		if int(c.sameName[i]) != i {
+			nameParts = append(nameParts, 0)
 			continue
 		}
-		nameParts = append(nameParts, len(ts))
+		nameParts = append(nameParts, 1+len(ts))
 		for _, t := range ts {
 			k, ok := partIdx[t]
 			if !ok {
@@ -353,11 +377,13 @@ func encodeCorpus(c *Corpus) (meta, arrays []byte) {
 		}
 		slices.Sort(keys)
 		e.uint(uint64(len(keys)) + 1)
-		for _, k := range keys {
+		posts := make([]*identPost, len(keys))
+		for i, k := range keys {
 			e.str(k)
+			posts[i] = c.idents[k]
 		}
-		e.lists(len(keys), func(i int) []int32 { return c.idents[keys[i]].files })
-		e.lists(len(keys), func(i int) []int32 { return c.idents[keys[i]].defs })
+		e.lists(len(keys), func(i int) []int32 { return posts[i].files })
+		e.lists(len(keys), func(i int) []int32 { return posts[i].defs })
 	} else {
 		e.uint(0)
 	}
@@ -489,7 +515,8 @@ func (d *decoder) offsets(xs []uint32, want, limit int) {
 	}
 }
 
-// decodeCorpus decodes a corpus file, f, mapped as m.
+// decodeCorpus decodes a corpus file, f, mapped as m; complete finishes
+// the corpus for a search.
 func decodeCorpus(root string, m *mapping, f *os.File) (*Corpus, error) {
 	b := m.data
 	if len(b) < headerSize || string(b[:8]) != corpusMagic || binary.LittleEndian.Uint32(b[8:]) != corpusVersion {
@@ -568,7 +595,7 @@ func decodeCorpus(root string, m *mapping, f *os.File) (*Corpus, error) {
 			return nil, d.err
 		}
 	}
-	c := newCorpus(root, files, defs, counts)
+	c := layoutCorpus(root, files, defs, counts, nil)
 	if c.stamp != stamp {
 		return nil, errCorpusFile
 	}
@@ -635,14 +662,11 @@ func decodeCorpus(root string, m *mapping, f *os.File) (*Corpus, error) {
 	}
 	c.nameToks = make([][]string, nDefs)
 	for i := range c.nameToks {
-		if int(c.sameName[i]) != i {
-			continue
-		}
 		n := d.count()
 		if n == 0 {
-			continue
+			continue // named as an earlier definition: deriveNames shares its parts
 		}
-		ts := make([]string, n)
+		ts := make([]string, n-1)
 		for j := range ts {
 			if k := d.uint(); k < uint64(len(parts)) {
 				ts[j] = parts[k]
@@ -670,10 +694,8 @@ func decodeCorpus(root string, m *mapping, f *os.File) (*Corpus, error) {
 	if d.err != nil || d.pos != len(d.meta) {
 		return nil, errCorpusFile
 	}
-	// What is left is building maps and slices over what was read, each
-	// part its own fields: on their own goroutines.
+	c.graph = es
 	var wg sync.WaitGroup
-	wg.Go(func() { c.setEdges(es) })
 	wg.Go(func() {
 		if keys == nil {
 			return
@@ -695,7 +717,6 @@ func decodeCorpus(root string, m *mapping, f *os.File) (*Corpus, error) {
 			c.calls[i] = callVals[a:z:z]
 		}
 	}
-	c.deriveNames()
 	wg.Wait()
 	c.mapped = []*mapping{m}
 	return c, nil

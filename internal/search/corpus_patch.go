@@ -96,7 +96,7 @@ func patchCorpus(ctx context.Context, ix *index.Index, base *Corpus, files []ind
 		flat = append(flat, ds...)
 		counts[i] = len(ds)
 	}
-	c := newCorpus(ix.Root(), files, flat, counts)
+	c := newCorpus(ix.Root(), files, flat, counts, base)
 	if c.stamp != stamp {
 		return nil, nil // the index's rows are not the base's: rebuilt, or changed meanwhile
 	}
@@ -171,6 +171,13 @@ func patchCorpus(ctx context.Context, ix *index.Index, base *Corpus, files []ind
 	c.unsure = c.unsure || base.unsure
 	c.fileBM25 = base.fileBM25.merge(fileRemap, fileDocs, len(c.files))
 	c.defBM25 = base.defBM25.merge(defRemap, defDocs, len(c.defs))
+	// A name's parts are the same in any corpus: take base's where it has them.
+	c.nameToks = make([][]string, len(c.defs))
+	for oi, i := range defRemap {
+		if i >= 0 && base.nameToks != nil {
+			c.nameToks[i] = base.nameToks[oi]
+		}
+	}
 	c.deriveNames()
 	c.patchIdents(base, oldOf, changed, docs, fileRemap, defRemap)
 	c.setCallGraph(cr.pairs)
