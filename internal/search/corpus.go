@@ -58,6 +58,7 @@ type Corpus struct {
 	edges     map[string][]index.FileEdge
 	graph     []graphEdge
 	edgeExtra []string
+	extraIdx  map[string]int32 // edgeExtra's numbers, while edges are added
 	recent    map[string]float64
 	allPaths  []string
 	// nameTok maps a lower-cased name part, stemmed, to the definitions whose name has it.
@@ -617,13 +618,18 @@ func (c *Corpus) edgeFile(p string) int32 {
 	if i, ok := c.fileIdx[p]; ok {
 		return int32(i)
 	}
-	for k, x := range c.edgeExtra {
-		if x == p {
-			return int32(len(c.files) + k)
+	if c.extraIdx == nil {
+		c.extraIdx = make(map[string]int32, len(c.edgeExtra))
+		for k, x := range c.edgeExtra {
+			c.extraIdx[x] = int32(len(c.files) + k)
 		}
 	}
+	if i, ok := c.extraIdx[p]; ok {
+		return i
+	}
 	c.edgeExtra = append(c.edgeExtra, p)
-	return int32(len(c.files) + len(c.edgeExtra) - 1)
+	c.extraIdx[p] = int32(len(c.files) + len(c.edgeExtra) - 1)
+	return c.extraIdx[p]
 }
 
 // edgePath is the path of file-graph end i.
