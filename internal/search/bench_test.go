@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/grit-dev/grit/internal/index"
 	"github.com/grit-dev/grit/internal/index/treesitter"
@@ -87,6 +88,34 @@ func BenchmarkDecode(b *testing.B) {
 	for b.Loop() {
 		if loadCorpus(ctx, ix) == nil {
 			b.Fatal("no corpus on disk")
+		}
+	}
+}
+
+// benchQueries are issue texts of the shape the locate benchmark searches
+// with: a title, prose, a snippet, an error message.
+var benchQueries = []string{
+	"Sum of the elements of an identity matrix is zero\nI created a matrix by M.T * M under an assumption that M is orthogonal.\n```\nn = Symbol('n', integer=True, positive=True)\nM = MatrixSymbol('M', n, n)\ne = refine((M.T * M).doit())\nprint(Sum(Sum(e[i, j], (i, 0, n-1)), (j, 0, n-1)).doit())\n```\n",
+	"vectors break pretty printing\n```py\nIn [1]: from sympy.vector import *\nIn [2]: e = CoordSysCartesian('e')\nIn [3]: (x/y)**t*e.j\n```\nAlso, when it does print correctly, the baseline is wrong (it should be centered).\n",
+	"Behavior of Matrix hstack and vstack changed in sympy 1.1\n```\nimport sympy as sy\nM1 = sy.Matrix.zeros(0, 0)\nsy.Matrix.hstack(M1, M2, M3, M4).shape\n```\nreturns `(0, 3)`\nTypeError: cannot determine truth value of Relational\n",
+}
+
+// BenchmarkSearch ranks $GRIT_BENCH_REPO for a few issue texts on a
+// prepared corpus: the warm-index query latency the locate benchmark
+// reports.
+func BenchmarkSearch(b *testing.B) {
+	ix := benchIndex(b)
+	ctx := context.Background()
+	c, err := Prepare(ctx, ix)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, q := range benchQueries {
+			if _, err := c.Search(ctx, ix, Query{Text: q, K: 50}, time.Now()); err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
 }

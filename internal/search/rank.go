@@ -2,7 +2,10 @@ package search
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -68,6 +71,15 @@ const (
 	// ErrorMessageScore is the traceback signal of the definition whose
 	// source holds a quoted error message: it is almost always the raise site.
 	ErrorMessageScore = 0.9
+
+	// MoreNamesDecay: a file that defines several of the things the task
+	// names or describes (MatrixSymbol, Identity and ZeroMatrix for a
+	// report about an identity matrix of symbols) is likelier the place
+	// than one that defines a single match. A file's symbol signal is its
+	// best definition's plus each further distinct name's score times
+	// MoreNamesDecay to the power of its place, so a long tail of weak
+	// matches in a big module adds at most one more best match's worth.
+	MoreNamesDecay = 0.5
 
 	// LexicalFileShare and LexicalSymbolShare split a file's lexical signal
 	// between the file as a whole (path and content) and its best definition.
@@ -341,6 +353,10 @@ func (c *Corpus) Search(ctx context.Context, ix *index.Index, q Query, start tim
 		}
 		if best >= 0 {
 			f.sym, f.exactDef, f.symWhy = cands[best].sym, cands[best].exactDef, cands[best].symWhy
+			if more, n := c.moreNames(cands, i, best); more > 0 {
+				f.sym = math.Min(1, f.sym+more)
+				f.symWhy += fmt.Sprintf("; and %d more of its definitions' names match", n)
+			}
 		}
 	}
 	fileScore := make([]float64, len(c.files))
@@ -637,6 +653,29 @@ func (c *Corpus) nameScore(i int, w float64) float64 {
 	return w * (0.35 + 0.65*c.rarity(c.lowerName[i])) * (0.5 + 0.5*uniq)
 }
 
+// moreNames is the evidence file fi's other definitions add to its best
+// one's symbol score: each further distinct name that matches the task
+// adds its score times MoreNamesDecay to the power of its place (best
+// first), so the second name adds half its score, the third a quarter. It
+// returns the sum and how many names added to it.
+func (c *Corpus) moreNames(cands []candidate, fi, best int) (float64, int) {
+	f := c.files[fi]
+	byName := map[string]float64{} // each other name's best match
+	for j := f.first; j < f.first+f.n; j++ {
+		if name := c.defs[j].Name; cands[j].sym > 0 && name != c.defs[best].Name {
+			byName[name] = max(byName[name], cands[j].sym)
+		}
+	}
+	others := slices.Collect(maps.Values(byName))
+	slices.SortFunc(others, func(a, b float64) int { return cmp.Compare(b, a) })
+	sum, w := 0.0, MoreNamesDecay
+	for _, o := range others {
+		sum += w * o
+		w *= MoreNamesDecay
+	}
+	return sum, len(others)
+}
+
 // constructors are class i's own __init__ and __new__ methods.
 func (c *Corpus) constructors(i int) []int {
 	var out []int
@@ -685,6 +724,7 @@ func (c *Corpus) scorePaths(qi queryInfo, fileC []candidate) {
 			}
 		}
 	}
+	rar := map[string]float64{} // rarity of the path words the task hits
 	for i, f := range c.files {
 		x := &fileC[i]
 		if v, ok := exact[f.path]; ok {
@@ -699,9 +739,13 @@ func (c *Corpus) scorePaths(qi queryInfo, fileC []candidate) {
 				if t == "init" || t == "py" {
 					continue
 				}
-				r := c.rarity(t)
 				all += 1
 				if qi.termSet[t] || qi.stemSet[stem(t)] {
+					r, ok := rar[t]
+					if !ok {
+						r = c.rarity(t)
+						rar[t] = r
+					}
 					hit += r
 				}
 			}
@@ -869,7 +913,7 @@ func (c *Corpus) scoreErrors(ctx context.Context, qi queryInfo, cands, fileC []c
 			return err
 		}
 		var offs []ContentMatch
-		if c.src != nil {
+		if c.idents != nil {
 			rare := ""
 			for _, w := range identRE().FindAllString(frag, -1) {
 				if p := c.idents[w]; p != nil && (rare == "" || len(p.files) < len(c.idents[rare].files)) {
@@ -881,7 +925,7 @@ func (c *Corpus) scoreErrors(ctx context.Context, qi queryInfo, cands, fileC []c
 			}
 			needle := []byte(frag)
 			for _, fi := range c.idents[rare].files {
-				src := c.src[fi]
+				src := c.source(int(fi))
 				for from := 0; from < len(src); {
 					j := bytes.Index(src[from:], needle)
 					if j < 0 {
