@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -277,6 +278,11 @@ func (c *Corpus) rarity(t string) float64 {
 // Search ranks the corpus for q. ix answers the graph queries of the spread
 // signal; start is when the caller began timing.
 func (c *Corpus) Search(ctx context.Context, ix *index.Index, q Query, start time.Time) (*Result, error) {
+	// Postings and graph lists may be slices of the corpus file's mapping,
+	// which is unmapped once the corpus is unreachable: the corpus must
+	// outlive every such slice in use here, even when another goroutine
+	// replaces it in the cache meanwhile.
+	defer runtime.KeepAlive(c)
 	k := q.K
 	if k <= 0 {
 		k = 10
