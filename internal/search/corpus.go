@@ -48,14 +48,11 @@ type Corpus struct {
 	bySegment map[string][]int
 	fileBM25  *BM25
 	defBM25   *BM25
-	// edges indexes the file graph by file, both directions merged (From
-	// is the key), each file's list in the index's order (heaviest first);
-	// the lists are slices of one array. graph is the same graph as the
-	// index gave it, compact (files by number, see edgeFile), to persist
-	// and patch. The names that make an edge are not kept: no signal reads
-	// them. edgeExtra names the ends that are not corpus files, numbered
-	// from len(files) on.
-	edges     map[string][]index.FileEdge
+	// graph is the file graph as the index gave it (heaviest first),
+	// compact (files by number, see edgeFile); fileNeighbours reads it.
+	// The names that make an edge are not kept: no signal reads them.
+	// edgeExtra names the ends that are not corpus files, numbered from
+	// len(files) on.
 	graph     []graphEdge
 	edgeExtra []string
 	extraIdx  map[string]int32 // edgeExtra's numbers, while edges are added
@@ -331,7 +328,6 @@ func layoutCorpus(root string, files []index.File, defs []index.Def, counts []in
 		root:    root,
 		fileIdx: make(map[string]int, len(files)),
 		fileSet: make(map[string]bool, len(files)),
-		edges:   map[string][]index.FileEdge{},
 		defs:    defs,
 	}
 	c.files = make([]corpusFile, 0, len(files))
@@ -641,53 +637,40 @@ func (c *Corpus) edgePath(i int32) string {
 }
 
 // setEdges keeps the file graph es (in the index's order, the ends
-// numbered by edgeFile) and indexes it by file, both directions merged.
-func (c *Corpus) setEdges(es []graphEdge) {
-	c.graph = es
-	nf := len(c.files) + len(c.edgeExtra)
-	// Each file's entries, as edge numbers (2i: edge i as given, 2i+1:
-	// reversed), then the lists written in one sequential pass.
-	start := make([]int32, nf+1)
-	for _, e := range es {
-		start[e.from+1]++
-		start[e.to+1]++
-	}
-	for i := 1; i <= nf; i++ {
-		start[i] += start[i-1]
-	}
-	fill := slices.Clone(start[:nf])
-	ids := make([]int32, 2*len(es))
-	for i, e := range es {
-		ids[fill[e.from]] = int32(2 * i)
-		fill[e.from]++
-		ids[fill[e.to]] = int32(2*i + 1)
-		fill[e.to]++
-	}
-	pool := make([]index.FileEdge, 2*len(es))
-	n := 0
-	for f := range nf {
-		if start[f+1] > start[f] {
-			n++
-		}
-	}
-	c.edges = make(map[string][]index.FileEdge, n)
-	for f := range nf {
-		a, z := start[f], start[f+1]
-		if z == a {
-			continue
-		}
-		p := c.edgePath(int32(f))
-		for k := a; k < z; k++ {
-			x := ids[k]
-			e := es[x/2]
-			other := e.to
-			if x%2 == 1 {
-				other = e.from
+// numbered by edgeFile).
+func (c *Corpus) setEdges(es []graphEdge) { c.graph = es }
+
+// fileNeighbours returns, for each of the files (corpus numbers), the
+// other ends of its first limit edges in the graph's order (heaviest
+// first), both directions merged: an edge to itself counts twice, an end
+// that is not a corpus file counts but is numbered len(files) or more.
+// One pass over the graph answers every file, stopping once each has
+// limit; a search asks it for a few seed files.
+func (c *Corpus) fileNeighbours(files []int, limit int) [][]int32 {
+	out := make([][]int32, len(files))
+	full := 0
+	add := func(k int, other int32) {
+		if len(out[k]) < limit {
+			out[k] = append(out[k], other)
+			if len(out[k]) == limit {
+				full++
 			}
-			pool[k] = index.FileEdge{From: p, To: c.edgePath(other), Weight: e.w}
 		}
-		c.edges[p] = pool[a:z:z]
 	}
+	for _, e := range c.graph {
+		if full == len(files) {
+			break
+		}
+		for k, f := range files {
+			if int(e.from) == f {
+				add(k, e.to)
+			}
+			if int(e.to) == f {
+				add(k, e.from)
+			}
+		}
+	}
+	return out
 }
 
 // edgeAt is edge i of the file graph in the index's order.

@@ -115,7 +115,6 @@ func sameCorpus(t *testing.T, what string, a, b *Corpus, ix *index.Index, querie
 	type view struct {
 		Defs       []index.Def
 		Edges      []index.FileEdge
-		EdgeMap    map[string][]index.FileEdge
 		Calls      [][]int32
 		Idents     map[string]identPost
 		Src        [][]byte
@@ -128,7 +127,7 @@ func sameCorpus(t *testing.T, what string, a, b *Corpus, ix *index.Index, querie
 		ParentName []string
 	}
 	v := func(c *Corpus) view {
-		x := view{Defs: c.defs, EdgeMap: c.edges, Calls: c.calls, Idents: map[string]identPost{}, NameIDF: c.nameIDF,
+		x := view{Defs: c.defs, Calls: c.calls, Idents: map[string]identPost{}, NameIDF: c.nameIDF,
 			FileModel: modelString(c.fileBM25), DefModel: modelString(c.defBM25), Recent: c.recent, Finger: c.finger, ParentName: c.parentName}
 		for k, p := range c.idents {
 			q := *p

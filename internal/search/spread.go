@@ -72,15 +72,12 @@ func (c *Corpus) scoreSpread(cands, fileC []candidate) {
 	})
 	if len(fseeds) > 0 {
 		maxBase := fbase(&fileC[fseeds[0]])
-		for _, s := range fseeds {
+		near := c.fileNeighbours(fseeds, fileSpreadEdges)
+		for k, s := range fseeds {
 			share := fbase(&fileC[s]) / maxBase
-			es := c.edges[c.files[s].path]
-			for j, e := range es {
-				if j == 10 {
-					break
-				}
-				ti, ok := c.fileIdx[e.To]
-				if !ok || ti == s || isSeed(fseeds, ti) {
+			for _, o := range near[k] {
+				ti := int(o)
+				if ti >= len(c.files) || ti == s || isSeed(fseeds, ti) {
 					continue
 				}
 				// Association amplifies a file's own evidence, it does
@@ -95,6 +92,9 @@ func (c *Corpus) scoreSpread(cands, fileC []candidate) {
 		}
 	}
 }
+
+// fileSpreadEdges is how many of a seed file's heaviest edges spread.
+const fileSpreadEdges = 10
 
 func isSeed(seeds []int, i int) bool {
 	for _, s := range seeds {
