@@ -2,7 +2,10 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -142,6 +145,55 @@ func BenchmarkSearchLoaded(b *testing.B) {
 			if _, err := c.Search(ctx, ix, Query{Text: q, K: 50}, time.Now()); err != nil {
 				b.Fatal(err)
 			}
+		}
+	}
+}
+
+// BenchmarkPreparePatch prepares the corpus of $GRIT_BENCH_REPO as a fresh
+// process does after one file changed: the corpus on disk is patched with
+// that file and written back. The file (sympy/matrices/common.py when it
+// exists, else the first indexed file) gets a comment appended, and is
+// restored at the end.
+func BenchmarkPreparePatch(b *testing.B) {
+	ix := benchIndex(b)
+	ctx := context.Background()
+	files, err := ix.Files(ctx)
+	if err != nil || len(files) == 0 {
+		b.Fatal("no indexed files", err)
+	}
+	rel := files[0].Path
+	for _, f := range files {
+		if f.Path == "sympy/matrices/common.py" {
+			rel = f.Path
+		}
+	}
+	path := filepath.Join(ix.Root(), filepath.FromSlash(rel))
+	orig, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		os.WriteFile(path, orig, 0o644)
+		ix.Update(ctx)
+	})
+	if _, err := Prepare(ctx, ix); err != nil {
+		b.Fatal(err)
+	}
+	n := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		n++
+		if err := os.WriteFile(path, fmt.Appendf(slices.Clone(orig), "# edit %d\n", n), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := ix.Update(ctx); err != nil {
+			b.Fatal(err)
+		}
+		forget(ix.Root())
+		b.StartTimer()
+		if _, err := Prepare(ctx, ix); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
