@@ -226,6 +226,9 @@ var (
 	// errorLineRE is the last line of a Python traceback or a quoted error:
 	// "ValueError: Invalid comparison of non-real I", "TypeError: ...".
 	errorLineRE = lazyRegexp(`(?m)^\s*(?:[A-Za-z_][\w.]*\.)?([A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt))\s*:\s*(\S.{3,400})$`)
+	// optionRE is a command-line option written with its dashes or a value:
+	// "--collect-only", "import-mode=importlib" (not "==": a pinned version).
+	optionRE = lazyRegexp(`(?:^|[^\w-])(--)?([a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+)(=[^=]|\b)`)
 	// indentedCodeRE: a line indented four spaces or a tab, outside fences (Markdown code).
 	indentedCodeRE = lazyRegexp(`^(?: {4}|\t)\S`)
 )
@@ -354,6 +357,18 @@ func ExtractIdents(text string) Extracted {
 			addCall(m[1], 1)
 		}
 		codeText.WriteString(msg + "\n")
+	}
+	// Command-line options: `--import-mode`, `import-mode=importlib`. The
+	// code names an option's value with its words joined (import_mode,
+	// importmode), so both count as identifiers written in the task.
+	for _, m := range optionRE().FindAllStringSubmatch(text, -1) {
+		if m[1] == "" && m[3] == "" {
+			continue // a hyphenated word, not an option
+		}
+		parts := strings.Split(m[2], "-")
+		add(strings.Join(parts, "_"), 1)
+		add(strings.Join(parts, ""), 1)
+		codeText.WriteString(strings.Join(parts, "_") + "\n")
 	}
 	// Prose: inline code, dotted names, calls and code-shaped words count fully.
 	for _, m := range backtickRE().FindAllStringSubmatch(prose, -1) {

@@ -191,3 +191,37 @@ func TestExtractCallsAndChains(t *testing.T) {
 		})
 	}
 }
+
+func TestExtractOptions(t *testing.T) {
+	has := func(ex Extracted, name string) bool {
+		for _, id := range ex.Idents {
+			if id.Name == name && id.Weight == 1 {
+				return true
+			}
+		}
+		return false
+	}
+	tests := []struct {
+		name, in string
+		want     []string // identifiers written in full
+		not      []string
+	}{
+		{"option with dashes", "Running with --collect-only lists nothing", []string{"collect_only", "collectonly"}, nil},
+		{"option with a value", "Module imported twice under import-mode=importlib", []string{"import_mode", "importmode"}, nil},
+		{"a pinned version is not an option", "importlib-metadata==1.3.0\nmore-itertools==8.0.2", nil, []string{"importlib_metadata", "more_itertools"}},
+		{"a hyphenated word is not an option", "a well-known built-in behaviour", nil, []string{"well_known", "built_in", "builtin"}},
+	}
+	for _, tt := range tests {
+		ex := ExtractIdents(tt.in)
+		for _, w := range tt.want {
+			if !has(ex, w) {
+				t.Errorf("%s: %q not extracted from %q (got %v)", tt.name, w, tt.in, ex.Idents)
+			}
+		}
+		for _, w := range tt.not {
+			if has(ex, w) {
+				t.Errorf("%s: %q extracted from %q", tt.name, w, tt.in)
+			}
+		}
+	}
+}
