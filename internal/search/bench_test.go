@@ -32,6 +32,19 @@ func benchIndex(b *testing.B) *index.Index {
 	return ix
 }
 
+// benchPrepared is benchIndex with its corpus prepared (and persisted),
+// allocations reported.
+func benchPrepared(b *testing.B) (*index.Index, *Corpus) {
+	ix := benchIndex(b)
+	forget(ix.Root())
+	c, err := Prepare(context.Background(), ix)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	return ix, c
+}
+
 // forget drops the corpus of root from the process's cache, as a fresh
 // process starts.
 func forget(root string) {
@@ -60,13 +73,8 @@ func BenchmarkPrepare(b *testing.B) {
 // process does when nothing changed since the last search: from the
 // corpus on disk.
 func BenchmarkPrepareLoad(b *testing.B) {
-	ix := benchIndex(b)
+	ix, _ := benchPrepared(b)
 	ctx := context.Background()
-	forget(ix.Root())
-	if _, err := Prepare(ctx, ix); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
 	for b.Loop() {
 		forget(ix.Root())
 		c, err := Prepare(ctx, ix)
@@ -81,13 +89,8 @@ func BenchmarkPrepareLoad(b *testing.B) {
 
 // BenchmarkDecode is the decoding part of BenchmarkPrepareLoad alone.
 func BenchmarkDecode(b *testing.B) {
-	ix := benchIndex(b)
+	ix, _ := benchPrepared(b)
 	ctx := context.Background()
-	forget(ix.Root())
-	if _, err := Prepare(ctx, ix); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
 	for b.Loop() {
 		if loadCorpus(ctx, ix) == nil {
 			b.Fatal("no corpus on disk")
@@ -116,13 +119,7 @@ func searchAll(b *testing.B, c *Corpus, ix *index.Index) {
 // prepared corpus: the warm-index query latency the locate benchmark
 // reports.
 func BenchmarkSearch(b *testing.B) {
-	ix := benchIndex(b)
-	ctx := context.Background()
-	c, err := Prepare(ctx, ix)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
+	ix, c := benchPrepared(b)
 	for b.Loop() {
 		searchAll(b, c, ix)
 	}
@@ -132,12 +129,8 @@ func BenchmarkSearch(b *testing.B) {
 // disk, as a fresh process's first query runs: the pages of the corpus
 // file it reads are touched for the first time.
 func BenchmarkSearchLoaded(b *testing.B) {
-	ix := benchIndex(b)
+	ix, _ := benchPrepared(b)
 	ctx := context.Background()
-	if _, err := Prepare(ctx, ix); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
 	for b.Loop() {
 		b.StopTimer()
 		forget(ix.Root())
@@ -156,7 +149,7 @@ func BenchmarkSearchLoaded(b *testing.B) {
 // exists, else the first indexed file) gets a comment appended, and is
 // restored at the end.
 func BenchmarkPreparePatch(b *testing.B) {
-	ix := benchIndex(b)
+	ix, _ := benchPrepared(b)
 	ctx := context.Background()
 	files, err := ix.Files(ctx)
 	if err != nil || len(files) == 0 {
@@ -177,11 +170,7 @@ func BenchmarkPreparePatch(b *testing.B) {
 		os.WriteFile(path, orig, 0o644)
 		ix.Update(ctx)
 	})
-	if _, err := Prepare(ctx, ix); err != nil {
-		b.Fatal(err)
-	}
 	n := 0
-	b.ReportAllocs()
 	for b.Loop() {
 		b.StopTimer()
 		n++
