@@ -360,8 +360,11 @@ func (c *Corpus) Search(ctx context.Context, ix *index.Index, q Query, start tim
 		if best >= 0 {
 			f.sym, f.exactDef, f.symWhy = cands[best].sym, cands[best].exactDef, cands[best].symWhy
 			if more, n := c.moreNames(cands, i, best); more > 0 {
-				f.sym = math.Min(1, f.sym+more)
-				f.symWhy += fmt.Sprintf("; and %d more of its definitions' names match", n)
+				sym := math.Min(1, f.sym+more)
+				if add := WeightSymbol * (sym - f.sym); add >= 0.005 {
+					f.symWhy += fmt.Sprintf("; %d more names it defines match too (+%.2f)", n, add)
+				}
+				f.sym = sym
 			}
 		}
 	}
