@@ -172,11 +172,8 @@ func (m *BM25) lookup(t string) []posting {
 	if !ok {
 		return nil
 	}
-	return m.termPostings(i)
+	return m.postingsOf(i, nil)
 }
-
-// termPostings returns the frozen model's postings of term i.
-func (m *BM25) termPostings(i int) []posting { return m.postingsOf(i, nil) }
 
 // postingsOf returns the frozen model's postings of term i, decoded into
 // scratch's array when packed (a damaged list ends early rather than
@@ -284,7 +281,7 @@ func (m *BM25) freeze() {
 func (m *BM25) thaw() {
 	m.post = map[string][]posting{}
 	for i := 0; i < m.terms(); i++ {
-		m.post[strings.Clone(m.term(i))] = slices.Clone(m.termPostings(i))
+		m.post[strings.Clone(m.term(i))] = slices.Clone(m.postingsOf(i, nil))
 	}
 	m.dict, m.termOff, m.postOff, m.postings, m.packed, m.byteOff = nil, nil, nil, nil, nil, nil
 }

@@ -600,7 +600,7 @@ func (c *Corpus) setEdgeList(list []index.FileEdge) {
 	for i, e := range list {
 		es[i] = c.graphEdge(e)
 	}
-	c.setEdges(es)
+	c.graph = es
 }
 
 // graphEdge is e by file number.
@@ -635,10 +635,6 @@ func (c *Corpus) edgePath(i int32) string {
 	}
 	return c.edgeExtra[int(i)-len(c.files)]
 }
-
-// setEdges keeps the file graph es (in the index's order, the ends
-// numbered by edgeFile).
-func (c *Corpus) setEdges(es []graphEdge) { c.graph = es }
 
 // fileNeighbours returns, for each of the files (corpus numbers), the
 // other ends of its first limit edges in the graph's order (heaviest

@@ -71,14 +71,11 @@ func loadCorpus(ctx context.Context, ix *index.Index) *Corpus {
 }
 
 // complete derives, from what a corpus file holds, what a search needs
-// and a patch does not: the definitions' name indexes, the file graph by
-// file and the names' parts and rarity.
+// and a patch does not: the definitions' name indexes and the names'
+// parts and rarity.
 func (c *Corpus) complete() {
-	var wg sync.WaitGroup
-	wg.Go(func() { c.setEdges(c.graph) })
 	c.indexDefs()
 	c.deriveNames()
-	wg.Wait()
 }
 
 // readCorpus is loadCorpus without complete: what patchCorpus needs of a

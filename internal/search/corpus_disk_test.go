@@ -166,7 +166,7 @@ func modelString(m *BM25) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d docs, total %d, lens %v\n", m.Len(), m.total, m.lens)
 	for i := 0; i < m.terms(); i++ {
-		fmt.Fprintf(&b, "%s %v\n", m.term(i), m.termPostings(i))
+		fmt.Fprintf(&b, "%s %v\n", m.term(i), m.postingsOf(i, nil))
 	}
 	return b.String()
 }

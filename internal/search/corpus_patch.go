@@ -205,7 +205,7 @@ func patchCorpus(ctx context.Context, ix *index.Index, base *Corpus, files []ind
 		for _, e := range fromChanged[j:] {
 			es = append(es, c.graphEdge(e))
 		}
-		c.setEdges(es)
+		c.graph = es
 	} else {
 		c.setEdgeList(er.edges)
 	}

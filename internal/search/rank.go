@@ -917,6 +917,7 @@ func errorFragments(msgs []string) []string {
 // written. Candidate files are those holding the fragment's rarest word.
 func (c *Corpus) scoreErrors(ctx context.Context, qi queryInfo, cands, fileC []candidate) error {
 	frags := errorFragments(qi.ex.Errors)
+	srcs := map[int32][]byte{} // files read from disk, once each per search
 	for _, frag := range frags {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -934,7 +935,11 @@ func (c *Corpus) scoreErrors(ctx context.Context, qi queryInfo, cands, fileC []c
 			}
 			needle := []byte(frag)
 			for _, fi := range c.idents[rare].files {
-				src := c.source(int(fi))
+				src, ok := srcs[fi]
+				if !ok {
+					src = c.source(int(fi))
+					srcs[fi] = src
+				}
 				for from := 0; from < len(src); {
 					j := bytes.Index(src[from:], needle)
 					if j < 0 {
