@@ -77,7 +77,7 @@ func EdgeWeight(name string, nfiles, count int) float64 {
 }
 
 type defLite struct {
-	id, file, start int64 // start: set by loadAll only
+	id, file, start int64 // start: set by loadAll and a cold build only
 	parent          string
 }
 
@@ -109,9 +109,16 @@ func (w *writer) resolveCalls(ctx context.Context) error {
 	defs := &defIndex{tx: w.tx, byName: map[int64][]defLite{}}
 	imported := map[int64]map[int64]bool{}
 	parents := map[int64]string{} // definition id → parent, for callers
+	if w.cold {
+		defs.setAll(w.coldDefs)
+		parents = w.coldParents
+		w.coldDefs, w.coldParents = nil, nil
+	}
 	if w.bulk || len(w.affected) > 64 {
-		if err := defs.loadAll(ctx, parents); err != nil {
-			return err
+		if !defs.all {
+			if err := defs.loadAll(ctx, parents); err != nil {
+				return err
+			}
 		}
 		if err := w.loadImported(ctx, imported, 0); err != nil {
 			return err
@@ -360,6 +367,39 @@ func (d *defIndex) loadAll(ctx context.Context, parents map[int64]string) error 
 	}
 	d.all = true
 	return nil
+}
+
+// namedDef is a definition with its name's id.
+type namedDef struct {
+	name int64
+	defLite
+}
+
+// setAll makes ds, every definition, the index: one sort and one map of
+// sub-slices, cheaper than appending to a list per name.
+func (d *defIndex) setAll(ds []namedDef) {
+	slices.SortFunc(ds, func(a, b namedDef) int {
+		if c := cmp.Compare(a.name, b.name); c != 0 {
+			return c
+		}
+		if c := defOrder(a.defLite, b.defLite); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.id, b.id)
+	})
+	lites := make([]defLite, len(ds))
+	for i := range ds {
+		lites[i] = ds[i].defLite
+	}
+	for i := 0; i < len(ds); {
+		j := i + 1
+		for j < len(ds) && ds[j].name == ds[i].name {
+			j++
+		}
+		d.byName[ds[i].name] = lites[i:j:j]
+		i = j
+	}
+	d.all = true
 }
 
 // defOrder orders definitions by file, then position.

@@ -13,6 +13,10 @@ import (
 	"strings"
 )
 
+// bulkCacheKiB is the page cache of an update that writes many files: what
+// a cold index of a repository of sympy's size writes fits in it.
+const bulkCacheKiB = 32 << 10
+
 // writer applies one update inside one write transaction: begin, then add
 // for each file read (in path order, as parsing streams them in), then finish.
 type writer struct {
@@ -36,7 +40,21 @@ type writer struct {
 
 	callsTable string // where resolveCalls inserts: "calls", or a cold build's load table
 
-	defIns, refIns, nameIns *bulk
+	// coldDefs is a cold build's definitions as it writes them, and
+	// coldParents their parents by id: what resolveCalls would otherwise
+	// read back from the database (50 ms of a cold index of sympy).
+	coldDefs    []namedDef
+	coldParents map[int64]string
+
+	// A cold build resolves each file's imports as it writes them, against
+	// every file it was given (coldIDs: path → the id it will get); if one
+	// of them ends up skipped (coldSkipped) that file set was wrong, and
+	// finish resolves them all again.
+	coldIDs     map[string]int64
+	coldRes     *resolver
+	coldSkipped bool
+
+	defIns, refIns, nameIns, impIns *bulk
 
 	need    []string      // writeFile's names to intern, reused
 	counts  map[int64]int // writeFile's reference counts, reused
@@ -121,12 +139,13 @@ type pendingImports struct {
 	imports []Import
 }
 
-// begin prepares for toRead files to come and removes the removed ones.
-func (w *writer) begin(ctx context.Context, toRead int, removed []string) error {
+// begin prepares for the toRead files to come, in that order, and removes
+// the removed ones.
+func (w *writer) begin(ctx context.Context, toRead []seenFile, removed []string) error {
 	w.changedNames = map[int64]bool{}
 	w.affected = map[int64]bool{}
 	w.newCalls = map[int64]packedCalls{}
-	w.bulk = toRead > 64
+	w.bulk = len(toRead) > 64
 	w.callsTable = "calls"
 	w.cold = len(w.stored) == 0 && w.bulk
 	for _, q := range []struct {
@@ -143,6 +162,9 @@ func (w *writer) begin(ctx context.Context, toRead int, removed []string) error 
 	}
 	w.names = map[string]int64{}
 	if w.bulk {
+		if err := w.tx.GrowCache(ctx, bulkCacheKiB); err != nil {
+			return err
+		}
 		if err := w.loadNames(ctx); err != nil {
 			return err
 		}
@@ -157,6 +179,17 @@ func (w *writer) begin(ctx context.Context, toRead int, removed []string) error 
 	w.defIns = newBulk(w.tx, "defs", 15)
 	w.refIns = newBulk(w.tx, "refs", 2)
 	w.nameIns = newBulk(w.tx, "names", 2)
+	w.impIns = newBulk(w.tx, "imports", 6)
+	if w.cold {
+		w.coldParents = map[int64]string{}
+		w.coldIDs = make(map[string]int64, len(toRead))
+		paths := make([]string, len(toRead))
+		for i, s := range toRead {
+			w.coldIDs[s.path] = w.nextFile + int64(i)
+			paths[i] = s.path
+		}
+		w.coldRes = newResolver(w.ix.root, paths)
+	}
 	for _, p := range removed {
 		id := w.stored[p].id
 		if err := w.removeFile(ctx, id); err != nil {
@@ -180,6 +213,9 @@ func (w *writer) add(ctx context.Context, c *parsedFile) error {
 	id, err := w.upsertFile(ctx, c, old)
 	if err != nil {
 		return err
+	}
+	if w.cold && (c.skip != "" || w.coldIDs[c.seen.path] != id) {
+		w.coldSkipped = true
 	}
 	if old == nil || old.skip != "" {
 		w.fileSetChanged = w.fileSetChanged || c.skip == ""
@@ -208,7 +244,7 @@ func (w *writer) finish(ctx context.Context) error {
 			return err
 		}
 	}
-	if err := w.writeImports(ctx, w.fileSetChanged && !w.cold); err != nil {
+	if err := w.writeImports(ctx, w.fileSetChanged && !w.cold || w.coldSkipped); err != nil {
 		return err
 	}
 	w.newImports = nil // a cold build's are megabytes: not held while calls resolve
@@ -494,7 +530,12 @@ func (w *writer) writeFile(ctx context.Context, fileID int64, c *parsedFile, exi
 		if _, ok := byQName[d.QName]; !ok {
 			byQName[d.QName] = id
 		}
-		if err := w.defIns.add(ctx, id, fileID, nid, storedParent(d), kindCode(d.Kind), d.Start, d.End,
+		parent := storedParent(d)
+		if w.cold {
+			w.coldDefs = append(w.coldDefs, namedDef{nid, defLite{id: id, file: fileID, start: int64(d.Start), parent: parent}})
+			w.coldParents[id] = parent
+		}
+		if err := w.defIns.add(ctx, id, fileID, nid, parent, kindCode(d.Kind), d.Start, d.End,
 			d.NameStart, d.NameEnd, d.StartLine, d.StartCol, d.EndLine, d.EndCol, d.Signature, d.Doc); err != nil {
 			return err
 		}
@@ -552,7 +593,14 @@ func (w *writer) writeFile(ctx context.Context, fileID int64, c *parsedFile, exi
 			}
 		}
 	}
-	if len(p.Imports) > 0 && !keep {
+	if w.cold {
+		for _, imp := range p.Imports {
+			resolved := w.coldIDs[w.coldRes.resolve(c.seen.lang, c.seen.path, imp)]
+			if err := w.insertImport(ctx, fileID, imp, resolved); err != nil {
+				return err
+			}
+		}
+	} else if len(p.Imports) > 0 && !keep {
 		w.newImports = append(w.newImports, pendingImports{fileID, c.seen.path, c.seen.lang, p.Imports})
 	}
 	delete(w.affected, fileID) // its calls are resolved from newCalls
@@ -634,6 +682,10 @@ func decodeRefs(b []byte, fn func(name int64, count int)) {
 // writeImports stores the imports of parsed files, resolved against the
 // files now indexed; when files came or went it re-resolves every import.
 func (w *writer) writeImports(ctx context.Context, reresolve bool) error {
+	defer w.impIns.close()
+	if err := w.impIns.flush(ctx); err != nil { // a cold build's, written as it went
+		return err
+	}
 	if len(w.newImports) == 0 && !reresolve {
 		return nil
 	}
@@ -651,17 +703,19 @@ func (w *writer) writeImports(ctx context.Context, reresolve bool) error {
 			return err
 		}
 	}
-	imps := newBulk(w.tx, "imports", 6)
 	for _, pi := range w.newImports {
 		for _, imp := range pi.imports {
-			resolved := ids[res.resolve(pi.lang, pi.path, imp)]
-			if err := imps.add(ctx, pi.fileID, imp.Module, strings.Join(imp.Names, " "), imp.Alias, resolved, imp.Line); err != nil {
+			if err := w.insertImport(ctx, pi.fileID, imp, ids[res.resolve(pi.lang, pi.path, imp)]); err != nil {
 				return err
 			}
 		}
 	}
-	defer imps.close()
-	return imps.flush(ctx)
+	return w.impIns.flush(ctx)
+}
+
+// insertImport adds one imports row.
+func (w *writer) insertImport(ctx context.Context, file int64, imp Import, resolved int64) error {
+	return w.impIns.add(ctx, file, imp.Module, strings.Join(imp.Names, " "), imp.Alias, resolved, imp.Line)
 }
 
 func (w *writer) reresolve(ctx context.Context, res *resolver, ids map[string]int64) error {

@@ -93,7 +93,7 @@ func Open(ctx context.Context, path string, schema Schema) (*DB, error) {
 	q.Set("_synchronous", "NORMAL")
 	q.Set("_txlock", "immediate")
 	q.Set("_foreign_keys", "0")
-	q.Set("_cache_size", "-4000")
+	q.Set("_cache_size", fmt.Sprint(-cacheKiB))
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
 	// SQLite answers "database is locked" without waiting when waiting
 	// could deadlock: processes creating the same database at once race to
@@ -190,7 +190,25 @@ func (db *DB) migrate(ctx context.Context, schema Schema) error {
 // Tx is a write transaction, on a connection of its own.
 type Tx struct {
 	*sql.Tx
-	conn *sql.Conn
+	conn  *sql.Conn
+	grown bool // GrowCache was called: Write sets the cache back
+}
+
+// cacheKiB is each connection's page cache.
+const cacheKiB = 4000
+
+// GrowCache lets the page cache of tx's connection hold kib KiB until the
+// transaction ends (Write sets it back after the commit). A bulk load that
+// fits in it writes each page once, at the commit: with the usual cache a
+// cold index of sympy (a 13.6 MB database) spilled pages to the log and
+// read them back, 16,000 writes and 7,700 reads against 10,000 and 3,300.
+func (tx *Tx) GrowCache(ctx context.Context, kib int) error {
+	if kib <= cacheKiB {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA cache_size = %d", -kib))
+	tx.grown = err == nil
+	return err
 }
 
 // Raw runs f with the transaction's driver connection, as sql.Conn.Raw:
@@ -216,7 +234,15 @@ func (db *DB) Write(ctx context.Context, fn func(*Tx) error) error {
 	if err != nil {
 		return fmt.Errorf("begin write: %w", classify(err))
 	}
-	if err := fn(&Tx{Tx: tx, conn: conn}); err != nil {
+	t := &Tx{Tx: tx, conn: conn}
+	defer func() {
+		if t.grown {
+			// Back to the usual size, which frees the rest: a failure
+			// here leaves only a bigger cache, and the connection works.
+			conn.ExecContext(context.WithoutCancel(ctx), fmt.Sprintf("PRAGMA cache_size = %d", -cacheKiB))
+		}
+	}()
+	if err := fn(t); err != nil {
 		tx.Rollback()
 		return err
 	}

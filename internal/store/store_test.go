@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -123,6 +124,49 @@ func TestWALKeptEmpty(t *testing.T) {
 		fi, err := os.Stat(p + "-wal")
 		if err != nil || fi.Size() != 0 {
 			t.Fatalf("after Close the log is %v, %v; want it kept and empty", fi, err)
+		}
+	}
+}
+
+// TestGrowCache: a write transaction's connection holds the grown page
+// cache until the transaction ends, and is back to the usual one after it,
+// whether the transaction commits or fails.
+func TestGrowCache(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "t.db"), testSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1) // every statement below runs on the same connection
+	cacheSize := func(q interface {
+		QueryRowContext(context.Context, string, ...any) *sql.Row
+	}) int {
+		t.Helper()
+		var n int
+		if err := q.QueryRowContext(ctx, "PRAGMA cache_size").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	for _, fail := range []bool{false, true} {
+		err := db.Write(ctx, func(tx *Tx) error {
+			if err := tx.GrowCache(ctx, 32<<10); err != nil {
+				return err
+			}
+			if got := cacheSize(tx); got != -32<<10 {
+				t.Errorf("inside the transaction cache_size = %d, want %d", got, -32<<10)
+			}
+			if fail {
+				return errors.New("no")
+			}
+			return nil
+		})
+		if (err != nil) != fail {
+			t.Fatalf("Write(fail=%v) = %v", fail, err)
+		}
+		if got := cacheSize(db); got != -cacheKiB {
+			t.Errorf("after the transaction (fail=%v) cache_size = %d, want %d", fail, got, -cacheKiB)
 		}
 	}
 }
