@@ -129,7 +129,7 @@ func TestWALKeptEmpty(t *testing.T) {
 }
 
 // TestGrowCache: a write transaction's connection holds the grown page
-// cache until the transaction ends, and is back to the usual one after it,
+// caches until the transaction ends, and is back to the usual one after it,
 // whether the transaction commits or fails.
 func TestGrowCache(t *testing.T) {
 	ctx := context.Background()
@@ -143,11 +143,17 @@ func TestGrowCache(t *testing.T) {
 		QueryRowContext(context.Context, string, ...any) *sql.Row
 	}) int {
 		t.Helper()
-		var n int
-		if err := q.QueryRowContext(ctx, "PRAGMA cache_size").Scan(&n); err != nil {
+		var main, temp int
+		if err := q.QueryRowContext(ctx, "PRAGMA cache_size").Scan(&main); err != nil {
 			t.Fatal(err)
 		}
-		return n
+		if err := q.QueryRowContext(ctx, "PRAGMA temp.cache_size").Scan(&temp); err != nil {
+			t.Fatal(err)
+		}
+		if main != temp {
+			t.Errorf("cache_size %d, temp.cache_size %d: want them equal", main, temp)
+		}
+		return main
 	}
 	for _, fail := range []bool{false, true} {
 		err := db.Write(ctx, func(tx *Tx) error {
