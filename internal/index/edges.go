@@ -109,10 +109,21 @@ func (w *writer) resolveCalls(ctx context.Context) error {
 	defs := &defIndex{tx: w.tx, byName: map[int64][]defLite{}}
 	imported := map[int64]map[int64]bool{}
 	parents := map[int64]string{} // definition id → parent, for callers
+	parentOf := func(id int64) string { return parents[id] }
 	if w.cold {
+		// The ids are consecutive: parents by id are a slice.
+		byID := make([]string, len(w.coldDefs))
+		for _, d := range w.coldDefs {
+			byID[d.id-w.coldFirstDef] = d.parent
+		}
+		parentOf = func(id int64) string {
+			if i := id - w.coldFirstDef; i >= 0 && i < int64(len(byID)) {
+				return byID[i]
+			}
+			return ""
+		}
 		defs.setAll(w.coldDefs)
-		parents = w.coldParents
-		w.coldDefs, w.coldParents = nil, nil
+		w.coldDefs = nil
 	}
 	if w.bulk || len(w.affected) > 64 {
 		if !defs.all {
@@ -174,7 +185,7 @@ func (w *writer) resolveCalls(ctx context.Context) error {
 	defer calls.close()
 	for _, f := range files {
 		resolve := func(caller, name int64) int64 {
-			return defs.resolve(name, f, parents[caller], imported[f])
+			return defs.resolve(name, f, parentOf(caller), imported[f])
 		}
 		if pending, ok := w.newCalls[f]; ok {
 			// In key order: the table is a b-tree on it, and fills its pages.

@@ -40,11 +40,11 @@ type writer struct {
 
 	callsTable string // where resolveCalls inserts: "calls", or a cold build's load table
 
-	// coldDefs is a cold build's definitions as it writes them, and
-	// coldParents their parents by id: what resolveCalls would otherwise
-	// read back from the database (50 ms of a cold index of sympy).
-	coldDefs    []namedDef
-	coldParents map[int64]string
+	// coldDefs is a cold build's definitions as it writes them, with ids
+	// from coldFirstDef on: what resolveCalls would otherwise read back from
+	// the database (50 ms of a cold index of sympy).
+	coldDefs     []namedDef
+	coldFirstDef int64
 
 	// A cold build resolves each file's imports as it writes them, against
 	// every file it was given (coldIDs: path → the id it will get); if one
@@ -181,14 +181,18 @@ func (w *writer) begin(ctx context.Context, toRead []seenFile, removed []string)
 	w.nameIns = newBulk(w.tx, "names", 2)
 	w.impIns = newBulk(w.tx, "imports", 6)
 	if w.cold {
-		w.coldParents = map[int64]string{}
 		w.coldIDs = make(map[string]int64, len(toRead))
 		paths := make([]string, len(toRead))
+		var size int64
 		for i, s := range toRead {
 			w.coldIDs[s.path] = w.nextFile + int64(i)
 			paths[i] = s.path
+			size += s.size
 		}
 		w.coldRes = newResolver(w.ix.root, paths)
+		// Sized once, for a definition per 512 bytes (sympy has one per 650).
+		w.coldDefs = make([]namedDef, 0, size/512)
+		w.coldFirstDef = w.nextDef
 	}
 	for _, p := range removed {
 		id := w.stored[p].id
@@ -524,7 +528,7 @@ func (w *writer) writeFile(ctx context.Context, fileID int64, c *parsedFile, exi
 			w.nextDef++
 		}
 		nid := w.names[d.Name]
-		if !used[id] {
+		if !used[id] && !w.cold { // a cold build resolves every call anyway
 			w.changedNames[nid] = true // a new definition of this name
 		}
 		if _, ok := byQName[d.QName]; !ok {
@@ -533,7 +537,6 @@ func (w *writer) writeFile(ctx context.Context, fileID int64, c *parsedFile, exi
 		parent := storedParent(d)
 		if w.cold {
 			w.coldDefs = append(w.coldDefs, namedDef{nid, defLite{id: id, file: fileID, start: int64(d.Start), parent: parent}})
-			w.coldParents[id] = parent
 		}
 		if err := w.defIns.add(ctx, id, fileID, nid, parent, kindCode(d.Kind), d.Start, d.End,
 			d.NameStart, d.NameEnd, d.StartLine, d.StartCol, d.EndLine, d.EndCol, d.Signature, d.Doc); err != nil {
