@@ -60,6 +60,11 @@ func update(t testing.TB, ix *index.Index) index.Stats {
 	if err != nil {
 		t.Fatalf("Update() = %v", err)
 	}
+	// The count an update reports is kept, not counted: check it is right.
+	var n int
+	if err := ix.DB().QueryRow(`SELECT count(*) FROM defs`).Scan(&n); err != nil || n != st.Defs {
+		t.Fatalf("Update() reports %d definitions; the index holds %d (%v)", st.Defs, n, err)
+	}
 	return st
 }
 

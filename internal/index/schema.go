@@ -9,8 +9,16 @@ const schemaAppID = 0x47524954
 // released migration: append one.
 var schema = store.Schema{
 	AppID:      schemaAppID,
-	Migrations: []string{migration1 + migration1Indexes, migration2 + indexSQL()},
+	Migrations: []string{migration1 + migration1Indexes, migration2 + indexSQL(), migration3},
 }
+
+// migration3 keeps counts an update reports: every update said how many
+// definitions the index holds by counting them, a scan of an index that was
+// a quarter of a warm 'grit index' on sympy (3 of 12 ms).
+const migration3 = `
+CREATE TABLE meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+INSERT INTO meta VALUES('defs', (SELECT count(*) FROM defs));
+`
 
 const migration1 = `
 CREATE TABLE files(

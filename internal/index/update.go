@@ -319,7 +319,7 @@ func (ix *Index) update(ctx context.Context, only []string) (Stats, error) {
 			return st, fmt.Errorf("update: %w", store.Classify(err))
 		}
 	}
-	if err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM defs`).Scan(&st.Defs); err != nil {
+	if err := ix.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'defs'`).Scan(&st.Defs); err != nil {
 		return st, fmt.Errorf("update: %w", store.Classify(err))
 	}
 	sort.Slice(st.Skipped, func(i, j int) bool { return st.Skipped[i].Path < st.Skipped[j].Path })

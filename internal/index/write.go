@@ -37,6 +37,7 @@ type writer struct {
 	newCalls       map[int64]packedCalls
 	newImports     []pendingImports
 	fileSetChanged bool
+	defsAdded      int64 // definitions written less those deleted: finish adds it to meta
 
 	callsTable string // where resolveCalls inserts: "calls", or a cold build's load table
 
@@ -235,9 +236,14 @@ func (w *writer) add(ctx context.Context, c *parsedFile) error {
 	return w.writeFile(ctx, id, c, old != nil)
 }
 
-// finish stores the imports, builds the secondary indexes of a cold build
-// and resolves the calls of every affected file.
+// finish stores the imports, builds the secondary indexes of a cold build,
+// resolves the calls of every affected file and updates the counts.
 func (w *writer) finish(ctx context.Context) error {
+	if w.defsAdded != 0 {
+		if _, err := w.tx.ExecContext(ctx, `UPDATE meta SET value = value + ? WHERE key = 'defs'`, w.defsAdded); err != nil {
+			return err
+		}
+	}
 	if w.insFile != nil {
 		w.insFile.Close()
 	}
@@ -401,6 +407,17 @@ func (w *writer) loadNamesBy(ctx context.Context, column string, keys []any) err
 
 func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?,", n), ",") }
 
+// deleteDefs deletes a file's definitions, counting them.
+func (w *writer) deleteDefs(ctx context.Context, file int64) error {
+	res, err := w.tx.ExecContext(ctx, `DELETE FROM defs WHERE file_id = ?`, file)
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	w.defsAdded -= n
+	return err
+}
+
 // removeFile deletes a file's rows (not its files row) and marks what depended on it.
 func (w *writer) removeFile(ctx context.Context, id int64) error {
 	rows, err := w.tx.QueryContext(ctx, `SELECT DISTINCT name_id FROM defs WHERE file_id = ?`, id)
@@ -416,9 +433,13 @@ func (w *writer) removeFile(ctx context.Context, id int64) error {
 		w.changedNames[n] = true
 	}
 	rows.Close()
+	if _, err := w.tx.ExecContext(ctx, `UPDATE calls SET callee_id = 0 WHERE callee_id != 0 AND callee_id IN (SELECT id FROM defs WHERE file_id = ?)`, id); err != nil {
+		return err
+	}
+	if err := w.deleteDefs(ctx, id); err != nil {
+		return err
+	}
 	for _, q := range []string{
-		`UPDATE calls SET callee_id = 0 WHERE callee_id != 0 AND callee_id IN (SELECT id FROM defs WHERE file_id = ?)`,
-		`DELETE FROM defs WHERE file_id = ?`,
 		`DELETE FROM calls WHERE file_id = ?`,
 		`DELETE FROM imports WHERE file_id = ?`,
 		`DELETE FROM refs WHERE file_id = ?`,
@@ -491,7 +512,10 @@ func (w *writer) writeFile(ctx context.Context, fileID int64, c *parsedFile, exi
 				return err
 			}
 		}
-		for _, q := range []string{`DELETE FROM defs WHERE file_id = ?`, `DELETE FROM calls WHERE file_id = ?`, `DELETE FROM refs WHERE file_id = ?`} {
+		if err := w.deleteDefs(ctx, fileID); err != nil {
+			return err
+		}
+		for _, q := range []string{`DELETE FROM calls WHERE file_id = ?`, `DELETE FROM refs WHERE file_id = ?`} {
 			if _, err := w.tx.ExecContext(ctx, q, fileID); err != nil {
 				return err
 			}
@@ -511,6 +535,7 @@ func (w *writer) writeFile(ctx context.Context, fileID int64, c *parsedFile, exi
 		return err
 	}
 
+	w.defsAdded += int64(len(p.Defs))
 	byQName := make(map[string]int64, len(p.Defs))
 	used := map[int64]bool{}
 	for _, d := range p.Defs {
