@@ -148,7 +148,7 @@ func medianRun(runs []childTime) (msTime, cpuMS float64) {
 // childRun is what one child process cost.
 type childRun struct {
 	wall, cpu time.Duration // cpu: user + system
-	rss       int64         // peak, KiB
+	rss       int64         // peak, KiB: VmHWM sampled, or getrusage's for a run too short to sample
 	anon      int64         // peak anonymous memory, KiB, sampled (0: unknown)
 }
 
@@ -225,43 +225,56 @@ func gritRun(ctx context.Context, args ...string) ([]byte, childRun, error) {
 		return nil, run, fmt.Errorf("grit %v: %w", args, err)
 	}
 	stop := make(chan struct{})
-	sampled := make(chan int64, 1)
-	go func() { sampled <- peakAnon(cmd.Process.Pid, stop) }()
+	sampled := make(chan [2]int64, 1)
+	go func() {
+		hwm, anon := peakMem(cmd.Process.Pid, stop)
+		sampled <- [2]int64{hwm, anon}
+	}()
 	err := cmd.Wait()
 	run.wall = time.Since(start)
 	close(stop)
-	run.anon = <-sampled
+	mem := <-sampled
+	run.rss, run.anon = mem[0], mem[1]
 	if err != nil {
 		return nil, run, fmt.Errorf("grit %v: %w\n%s", args, err, errb.String())
 	}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		run.rss = ru.Maxrss // KiB on Linux
+		if run.rss == 0 { // no /proc: the kernel's figure, which may count ours (see peakMem)
+			run.rss = ru.Maxrss // KiB on Linux
+		}
 		run.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 	}
 	return out.Bytes(), run, nil
 }
 
-// peakAnon samples a process's anonymous resident memory (RssAnon in
-// /proc/PID/status, Linux) every 5 ms until stop, and returns the most seen
-// in KiB (0 where there is no such file). The peak RSS the kernel reports
-// also counts the binary's own mapped pages (see copyExe).
-func peakAnon(pid int, stop <-chan struct{}) int64 {
+// peakMem samples a process's /proc/PID/status (Linux) every 5 ms until
+// stop and returns the most it saw of VmHWM, its peak resident memory, and
+// of RssAnon, its anonymous part, in KiB (0 where there is no such file).
+// getrusage's peak for a child is no use here: Go starts children with
+// vfork, and the kernel counts the parent's resident memory at that moment
+// (this benchmark's, which parsed the whole repository itself) as the
+// child's. The peak also counts the binary's own mapped pages (copyExe).
+func peakMem(pid int, stop <-chan struct{}) (hwm, anon int64) {
 	path := fmt.Sprintf("/proc/%d/status", pid)
-	var peak int64
+	field := func(data []byte, name string) int64 {
+		_, rest, ok := bytes.Cut(data, []byte(name))
+		if !ok {
+			return 0
+		}
+		line, _, _ := bytes.Cut(rest, []byte("\n"))
+		kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(string(line)), " kB"), 10, 64)
+		return kb
+	}
 	t := time.NewTicker(5 * time.Millisecond)
 	defer t.Stop()
 	for {
 		if data, err := os.ReadFile(path); err == nil {
-			if _, rest, ok := bytes.Cut(data, []byte("RssAnon:")); ok {
-				line, _, _ := bytes.Cut(rest, []byte("\n"))
-				if kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(string(line)), " kB"), 10, 64); err == nil {
-					peak = max(peak, kb)
-				}
-			}
+			hwm = max(hwm, field(data, "VmHWM:"))
+			anon = max(anon, field(data, "RssAnon:"))
 		}
 		select {
 		case <-stop:
-			return peak
+			return hwm, anon
 		case <-t.C:
 		}
 	}
