@@ -152,6 +152,7 @@ type queryInfo struct {
 	stemPos    map[string][]int   // stemmed term → its first positions in the task's token stream
 	identW     map[string]float64 // exact-case identifier → weight
 	identLower map[string]float64
+	options    map[string]bool    // option names as code writes them (Extracted.Options), lower case
 	pairs      map[string]bool    // "Parent.name" pairs from dotted names and chained calls
 	calls      map[string]float64 // called name → weight of where the call is written
 	aboutTests bool
@@ -208,6 +209,10 @@ func (c *Corpus) analyse(q Query) queryInfo {
 		qi.identW[id.Name] = math.Max(qi.identW[id.Name], id.Weight)
 		l := strings.ToLower(id.Name)
 		qi.identLower[l] = math.Max(qi.identLower[l], id.Weight)
+	}
+	qi.options = map[string]bool{}
+	for _, o := range qi.ex.Options {
+		qi.options[o] = true
 	}
 	qi.pairs = map[string]bool{}
 	for _, d := range qi.ex.Dotted {
@@ -600,6 +605,11 @@ func (c *Corpus) scoreSymbol(qi queryInfo, i int, x *candidate) {
 		if wl := qi.identLower[c.lowerName[i]]; wl > 0 {
 			w = 0.5 * wl
 			why = "named in the task (other case)"
+			if qi.options[c.lowerName[i]] {
+				// An option has no case of its own: ImportMode is
+				// --import-mode as much as import_mode is.
+				w, why = wl, "named by an option the task writes"
+			}
 		}
 	}
 	if w > 0 && IsCommonName(name) {

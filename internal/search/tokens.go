@@ -1,6 +1,7 @@
 package search
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -244,6 +245,11 @@ type Extracted struct {
 	// Chained are "Class.method" pairs read from a method called on a
 	// fresh instance, `Point(2, 0).distance(p)`: the method is Class's.
 	Chained []string
+	// Options are the names a command-line option in the text is
+	// written as in code, its words joined (`--import-mode` gives
+	// import_mode and importmode): code names an option's value in any
+	// case, an ImportMode enum as much as an import_mode variable.
+	Options []string
 	// Calls are the names the text calls, `Permutation([[0, 1]])` or
 	// `ccode(x)`, with the weight of where the call is written (1 in
 	// prose and error messages, SnippetWeight in example code).
@@ -366,8 +372,12 @@ func ExtractIdents(text string) Extracted {
 			continue // a hyphenated word, not an option
 		}
 		parts := strings.Split(m[2], "-")
-		add(strings.Join(parts, "_"), 1)
-		add(strings.Join(parts, ""), 1)
+		for _, name := range []string{strings.Join(parts, "_"), strings.Join(parts, "")} {
+			add(name, 1)
+			if !slices.Contains(ex.Options, name) {
+				ex.Options = append(ex.Options, name)
+			}
+		}
 		codeText.WriteString(strings.Join(parts, "_") + "\n")
 	}
 	// Prose: inline code, dotted names, calls and code-shaped words count fully.
