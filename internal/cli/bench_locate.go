@@ -47,7 +47,9 @@ view), each overall and per repository.
 Mirrors are bare git repositories under --repos, as DIR/owner+name/repo (what
 fetch produces) or DIR/owner/name(.git). Trees are extracted once per
 repository under --work (default $XDG_CACHE_HOME/grit/bench) and moved from
-commit to commit by their difference.`,
+commit to commit by their difference. Each tree is a git work tree whose HEAD is
+the base commit, its objects read from the mirror, so the recency signal sees
+the history a checkout has.`,
 		Example: `  grit bench locate --data ../shared/bench/dev.jsonl --repos /path/to/mirrors
   grit bench locate --data dev.jsonl --repos mirrors --repo-filter sympy --limit 20 --out runs.jsonl
   grit bench locate --data dev.jsonl --repos mirrors --json | jq '.sets[0].grit.file'`,

@@ -74,6 +74,40 @@ func (t *Tree) Commit() string {
 // time, then by deleting the paths removed since the held commit and
 // extracting those added or modified (`git diff --name-status --no-renames`).
 func (t *Tree) Sync(ctx context.Context, commit string) error {
+	if err := t.sync(ctx, commit); err != nil {
+		return err
+	}
+	return t.setHistory(ctx, commit)
+}
+
+// setHistory makes Dir a git work tree whose HEAD is commit, its objects
+// read from the mirror (objects/info/alternates), nothing copied: the
+// search's recency signal reads the history a checkout would have.
+func (t *Tree) setHistory(ctx context.Context, commit string) error {
+	objects := filepath.Join(t.Mirror, "objects")
+	if _, err := os.Stat(objects); err != nil {
+		objects = filepath.Join(t.Mirror, ".git", "objects")
+	}
+	objects, err := filepath.Abs(objects)
+	if err != nil {
+		return err
+	}
+	gitDir := filepath.Join(t.Dir, ".git")
+	if _, err := os.Stat(filepath.Join(gitDir, "HEAD")); err != nil {
+		if out, err := exec.CommandContext(ctx, "git", "init", "-q", t.Dir).CombinedOutput(); err != nil {
+			return fmt.Errorf("git init %s: %w: %s", t.Dir, err, strings.TrimSpace(string(out)))
+		}
+	}
+	if err := os.WriteFile(filepath.Join(gitDir, "objects", "info", "alternates"), []byte(objects+"\n"), 0o644); err != nil {
+		return err
+	}
+	if out, err := exec.CommandContext(ctx, "git", "-C", t.Dir, "-c", "core.logAllRefUpdates=false", "update-ref", "--no-deref", "HEAD", commit).CombinedOutput(); err != nil {
+		return fmt.Errorf("git update-ref HEAD %s: %w: %s", commit, err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
+
+func (t *Tree) sync(ctx context.Context, commit string) error {
 	old := t.Commit()
 	if old == commit {
 		return nil

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,13 +41,17 @@ func write(t *testing.T, dir string, files map[string]string) {
 	}
 }
 
-// snapshot lists dir's regular files and their contents, ignoring empty directories.
+// snapshot lists dir's regular files and their contents, ignoring empty
+// directories and .git.
 func snapshot(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			t.Fatal(err)
+		}
+		if d.IsDir() && d.Name() == ".git" {
+			return filepath.SkipDir
 		}
 		if d.Type().IsRegular() {
 			b, _ := os.ReadFile(p)
@@ -98,6 +103,13 @@ func TestTreeSync(t *testing.T) {
 		}
 		if tree.Commit() != commits[i] {
 			t.Errorf("Commit() = %q, want %q", tree.Commit(), commits[i])
+		}
+		// The history a checkout has, for the recency signal.
+		if head := git(t, tree.Dir, "log", "-1", "--format=%H"); head != commits[i] {
+			t.Errorf("git log in the tree after Sync(step %d) = %q, want HEAD at %q", i, head, commits[i])
+		}
+		if n := git(t, tree.Dir, "rev-list", "--count", "HEAD"); n != fmt.Sprint(i+1) {
+			t.Errorf("the tree's history after Sync(step %d) has %s commits, want %d", i, n, i+1)
 		}
 	}
 	got := snapshot(t, tree.Dir)
