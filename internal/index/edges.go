@@ -131,7 +131,9 @@ func (w *writer) resolveCalls(ctx context.Context) error {
 				return err
 			}
 		}
-		if err := w.loadImported(ctx, imported, 0); err != nil {
+		if w.cold && !w.coldSkipped {
+			imported = w.coldImported
+		} else if err := w.loadImported(ctx, imported, 0); err != nil {
 			return err
 		}
 	}

@@ -59,6 +59,47 @@ func TestMigrateFromV1(t *testing.T) {
 	}
 }
 
+// TestMigrateKeepsDefCount: schema 3 keeps the number of definitions an
+// update reports; an index of schema 2 holding definitions starts it from
+// what it holds, so the first update after the migration reports right.
+func TestMigrateKeepsDefCount(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	for _, name := range []string{"a.py", "b.py", "c.py"} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte("x = 1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix, err := Open(ctx, root, stubParser{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Update(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// Back to schema 2: no meta table.
+	if _, err := ix.DB().ExecContext(ctx, `DROP TABLE meta; PRAGMA user_version = 2`); err != nil {
+		t.Fatal(err)
+	}
+	ix.Close()
+
+	ix, err = Open(ctx, root, stubParser{}, Options{})
+	if err != nil {
+		t.Fatalf("Open(schema 2 database) = %v", err)
+	}
+	defer ix.Close()
+	if err := os.Remove(filepath.Join(root, "c.py")); err != nil {
+		t.Fatal(err)
+	}
+	st, err := ix.Update(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Defs != 2 {
+		t.Errorf("Update() after the migration and one file removed reports %d definitions, want 2", st.Defs)
+	}
+}
+
 func TestRefsEncoding(t *testing.T) {
 	counts := map[int64]int{3: 1, 70000: 2, 1: 5, 200: 1}
 	var got [][2]int64

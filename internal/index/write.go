@@ -54,6 +54,9 @@ type writer struct {
 	coldIDs     map[string]int64
 	coldRes     *resolver
 	coldSkipped bool
+	// coldImported is what those imports resolved to, file → files: what
+	// resolveCalls would otherwise read back (unless coldSkipped).
+	coldImported map[int64]map[int64]bool
 
 	defIns, refIns, nameIns, impIns *bulk
 
@@ -191,6 +194,7 @@ func (w *writer) begin(ctx context.Context, toRead []seenFile, removed []string)
 			size += s.size
 		}
 		w.coldRes = newResolver(w.ix.root, paths)
+		w.coldImported = map[int64]map[int64]bool{}
 		// Sized once, for a definition per 512 bytes (sympy has one per 650).
 		w.coldDefs = make([]namedDef, 0, size/512)
 		w.coldFirstDef = w.nextDef
@@ -257,7 +261,7 @@ func (w *writer) finish(ctx context.Context) error {
 	if err := w.writeImports(ctx, w.fileSetChanged && !w.cold || w.coldSkipped); err != nil {
 		return err
 	}
-	w.newImports = nil // a cold build's are megabytes: not held while calls resolve
+	w.newImports = nil // a bulk update's are megabytes: not held while calls resolve
 	if !w.cold {
 		return w.resolveCalls(ctx)
 	}
@@ -626,6 +630,12 @@ func (w *writer) writeFile(ctx context.Context, fileID int64, c *parsedFile, exi
 			resolved := w.coldIDs[w.coldRes.resolve(c.seen.lang, c.seen.path, imp)]
 			if err := w.insertImport(ctx, fileID, imp, resolved); err != nil {
 				return err
+			}
+			if resolved != 0 {
+				if w.coldImported[fileID] == nil {
+					w.coldImported[fileID] = map[int64]bool{}
+				}
+				w.coldImported[fileID][resolved] = true
 			}
 		}
 	} else if len(p.Imports) > 0 && !keep {

@@ -207,9 +207,14 @@ func (tx *Tx) GrowCache(ctx context.Context, kib int) error {
 	if kib <= cacheKiB {
 		return nil
 	}
-	_, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA cache_size = %[1]d; PRAGMA temp.cache_size = %[1]d", -kib))
+	_, err := tx.ExecContext(ctx, cacheSizeSQL(kib))
 	tx.grown = err == nil
 	return err
+}
+
+// cacheSizeSQL sets a connection's page caches to kib KiB each.
+func cacheSizeSQL(kib int) string {
+	return fmt.Sprintf("PRAGMA cache_size = %[1]d; PRAGMA temp.cache_size = %[1]d", -kib)
 }
 
 // Raw runs f with the transaction's driver connection, as sql.Conn.Raw:
@@ -240,7 +245,7 @@ func (db *DB) Write(ctx context.Context, fn func(*Tx) error) error {
 		if t.grown {
 			// Back to the usual size, which frees the rest: a failure
 			// here leaves only a bigger cache, and the connection works.
-			conn.ExecContext(context.WithoutCancel(ctx), fmt.Sprintf("PRAGMA cache_size = %[1]d; PRAGMA temp.cache_size = %[1]d", -cacheKiB))
+			conn.ExecContext(context.WithoutCancel(ctx), cacheSizeSQL(cacheKiB))
 		}
 	}()
 	if err := fn(t); err != nil {

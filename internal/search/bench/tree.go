@@ -70,9 +70,10 @@ func (t *Tree) Commit() string {
 	return strings.TrimSpace(string(b))
 }
 
-// Sync makes Dir hold exactly the files of commit: from scratch the first
-// time, then by deleting the paths removed since the held commit and
-// extracting those added or modified (`git diff --name-status --no-renames`).
+// Sync makes Dir hold exactly the files of commit, and a .git whose HEAD is
+// commit (setHistory): from scratch the first time, then by deleting the
+// paths removed since the held commit and extracting those added or
+// modified (`git diff --name-status --no-renames`).
 func (t *Tree) Sync(ctx context.Context, commit string) error {
 	if err := t.sync(ctx, commit); err != nil {
 		return err
