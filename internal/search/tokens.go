@@ -260,7 +260,8 @@ type Extracted struct {
 // dotted names, calls and code-shaped words (snake_case, camelCase, dunder)
 // count 1 and other words ProseWeight; in example code (fenced or indented
 // blocks, interactive sessions) names count SnippetWeight, import lines
-// ProseWeight; the identifiers of quoted error messages count 1.
+// ProseWeight, and a comment's words ProseWeight (its code-shaped ones
+// SnippetWeight); the identifiers of quoted error messages count 1.
 func ExtractIdents(text string) Extracted {
 	var ex Extracted
 	seen := map[string]int{}
@@ -407,6 +408,17 @@ func ExtractIdents(text string) Extracted {
 				addAll(line, ProseWeight)
 				continue
 			}
+			// A comment is the reporter's prose ("# so far so good"):
+			// its words are not names the code uses.
+			line, comment := splitComment(line)
+			for _, id := range identRE().FindAllString(comment, -1) {
+				if codeShaped(id) {
+					add(id, SnippetWeight)
+					codeText.WriteString(id + "\n")
+				} else {
+					add(id, ProseWeight)
+				}
+			}
 			addAll(line, SnippetWeight)
 			for _, m := range callRE().FindAllStringSubmatch(line, -1) {
 				addCall(m[1], SnippetWeight)
@@ -425,6 +437,28 @@ func ExtractIdents(text string) Extracted {
 	ex.Tokens = Tokenize(text)
 	ex.CodeToks = Tokenize(codeText.String())
 	return ex
+}
+
+// splitComment splits a line of example code at its comment: a # outside
+// string quotes that starts the line or follows a space. It returns the
+// code and the comment's text (without the #).
+func splitComment(line string) (code, comment string) {
+	var quote byte
+	for i := 0; i < len(line); i++ {
+		switch b := line[i]; {
+		case quote != 0:
+			if b == '\\' {
+				i++
+			} else if b == quote {
+				quote = 0
+			}
+		case b == '\'' || b == '"':
+			quote = b
+		case b == '#' && (i == 0 || line[i-1] == ' ' || line[i-1] == '\t'):
+			return line[:i], line[i+1:]
+		}
+	}
+	return line, ""
 }
 
 // looksLikeSentenceEnd filters "e.g" or "end.The" style accidents: a dotted

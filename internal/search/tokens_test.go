@@ -225,3 +225,51 @@ func TestExtractOptions(t *testing.T) {
 		}
 	}
 }
+
+func TestSplitComment(t *testing.T) {
+	tests := []struct {
+		in, code, comment string
+	}{
+		{"x = f(y)  # so far so good", "x = f(y)  ", " so far so good"},
+		{"# the answer is 0", "", " the answer is 0"},
+		{`s = "a # b"  # quoted`, `s = "a # b"  `, " quoted"},
+		{`s = 'it\'s # here'`, `s = 'it\'s # here'`, ""},
+		{"color = x#fff", "color = x#fff", ""},
+		{">>> e[0, 0]", ">>> e[0, 0]", ""},
+	}
+	for _, tt := range tests {
+		if code, comment := splitComment(tt.in); code != tt.code || comment != tt.comment {
+			t.Errorf("splitComment(%q) = %q, %q, want %q, %q", tt.in, code, comment, tt.code, tt.comment)
+		}
+	}
+}
+
+// A comment in example code is the reporter's prose: its plain words count
+// ProseWeight (so they pick no content search) and its code-shaped words
+// SnippetWeight, while the code around it keeps SnippetWeight.
+func TestExtractIdentsSnippetComments(t *testing.T) {
+	text := "Summing fails.\n```python\n" +
+		"e = refine(M)  # so far so good, the answer is n\n" +
+		"# total_sum is expected to be 'n'\n" +
+		"print(Sum(e[i, j]).doit())\n```\n"
+	ex := ExtractIdents(text)
+	weights := map[string]float64{}
+	for _, id := range ex.Idents {
+		weights[id.Name] = id.Weight
+	}
+	for name, want := range map[string]float64{
+		"refine": SnippetWeight, "Sum": SnippetWeight, "doit": SnippetWeight,
+		"far": ProseWeight, "good": ProseWeight, "answer": ProseWeight,
+		"total_sum": SnippetWeight, // code-shaped, written in a snippet's comment
+	} {
+		if weights[name] != want {
+			t.Errorf("ExtractIdents: weight of %q = %v, want %v", name, weights[name], want)
+		}
+	}
+	if slices.Contains(ex.CodeToks, "answer") {
+		t.Errorf("ExtractIdents: CodeToks = %q, want no word of a comment but its code-shaped names", ex.CodeToks)
+	}
+	if !slices.Contains(ex.CodeToks, "total_sum") {
+		t.Errorf("ExtractIdents: CodeToks = %q, want total_sum (code-shaped, in a comment)", ex.CodeToks)
+	}
+}

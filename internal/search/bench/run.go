@@ -89,7 +89,20 @@ type InstanceResult struct {
 	Tokens       int      `json:"query_tokens"`
 	Frames       int      `json:"frames"`
 	Note         string   `json:"note,omitempty"`
+	// FileScores are the best files' scores and per-signal contributions
+	// (at most dumpFiles), so a ranking rule can be simulated on them.
+	FileScores []FileScore `json:"file_scores,omitempty"`
 }
+
+// FileScore is one ranked file's score and signals in InstanceResult.
+type FileScore struct {
+	Path    string         `json:"path"`
+	Score   float64        `json:"score"`
+	Signals search.Signals `json:"signals"`
+}
+
+// dumpFiles is how many of the best files an InstanceResult carries with their signals.
+const dumpFiles = 20
 
 // Run runs the benchmark.
 func Run(ctx context.Context, o Options) (*Report, error) {
@@ -227,6 +240,12 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			FileRank: firstRank(p.Files, r.GoldFiles), BM25Rank: firstRank(bfiles, r.GoldFiles),
 			FileHit1: HitAt(p.Files, r.GoldFiles, 1), FuncHit10: len(r.GoldEntities) > 0 && HitAt(p.Entities, r.GoldEntities, 10),
 			SearchMS: took, IndexMS: indexMS, Tokens: len(res.Tokens), Frames: len(res.Frames), Note: res.Note,
+		}
+		for j, f := range res.Files {
+			if j == dumpFiles {
+				break
+			}
+			ir.FileScores = append(ir.FileScores, FileScore{Path: f.Path, Score: f.Score, Signals: f.Signals})
 		}
 		if enc != nil {
 			if err := enc.Encode(ir); err != nil {
