@@ -62,6 +62,7 @@ type benchIndexReport struct {
 	Edit1MS      float64 `json:"edit1_ms"`       // one file edited
 	Edit1WallMS  float64 `json:"edit1_wall_ms"`  // the whole process of that run
 	Edit1CPUMS   float64 `json:"edit1_cpu_ms"`   // of the whole process
+	Edit1Bytes   int64   `json:"edit1_bytes"`    // the size of that file (the middle one in path order)
 	StartMS      float64 `json:"start_ms"`       // the whole 'grit version' process: start-up and exit, no work
 	PeakRSSKiB   int64   `json:"peak_rss_kib"`   // max over the runs
 	PeakAnonKiB  int64   `json:"peak_anon_kib"`  // anonymous part, max over the runs, sampled every 5 ms
@@ -381,7 +382,11 @@ func benchIndex(ctx context.Context, e *env, root string) (*benchIndexReport, er
 			step(c.name)
 			var picked []string
 			for i := 0; i < c.n; i++ {
-				picked = append(picked, filepath.Join(root, filepath.FromSlash(files[(2*i+1)*len(files)/(2*c.n)].Path)))
+				f := files[(2*i+1)*len(files)/(2*c.n)]
+				picked = append(picked, filepath.Join(root, filepath.FromSlash(f.Path)))
+				if c.n == 1 {
+					r.Edit1Bytes = f.Size
+				}
 			}
 			var runs []childTime
 			for range benchReps {
@@ -533,7 +538,7 @@ func printBenchIndex(e *env, r *benchIndexReport) {
 	}
 	fmt.Fprintf(w, "warm, no change %8.1f ms  (process %.0f ms, CPU %.0f ms)\n", r.WarmMS, r.WarmWallMS, r.WarmCPUMS)
 	fmt.Fprintf(w, "3 files edited  %8.1f ms  (process %.0f ms, CPU %.0f ms)\n", r.Touch3MS, r.Touch3WallMS, r.Touch3CPUMS)
-	fmt.Fprintf(w, "1 file edited   %8.1f ms  (process %.0f ms, CPU %.0f ms)\n", r.Edit1MS, r.Edit1WallMS, r.Edit1CPUMS)
+	fmt.Fprintf(w, "1 file edited   %8.1f ms  (process %.0f ms, CPU %.0f ms; the file is %.1f KB)\n", r.Edit1MS, r.Edit1WallMS, r.Edit1CPUMS, float64(r.Edit1Bytes)/1e3)
 	if r.StartMS > 0 {
 		fmt.Fprintf(w, "start-up        %8.1f ms  ('grit version': a process's start and exit, in each process time above)\n", r.StartMS)
 	}

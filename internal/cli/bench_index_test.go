@@ -51,7 +51,7 @@ func TestBenchIndex(t *testing.T) {
 	}
 	for name, v := range map[string]float64{
 		"cold_ms": r.ColdMS, "warm_ms": r.WarmMS, "touch3_ms": r.Touch3MS, "edit1_ms": r.Edit1MS,
-		"start_ms": r.StartMS, "bare_parse_ms": r.BareParseMS, "db_ratio": r.DBRatio,
+		"start_ms": r.StartMS, "bare_parse_ms": r.BareParseMS, "db_ratio": r.DBRatio, "edit1_bytes": float64(r.Edit1Bytes),
 	} {
 		if v <= 0 {
 			t.Errorf("%s = %v, want > 0", name, v)
