@@ -44,16 +44,22 @@ func TestTokenize(t *testing.T) {
 	}
 }
 
+// identWeights is each extracted identifier's weight by name.
+func identWeights(ex Extracted) map[string]float64 {
+	w := map[string]float64{}
+	for _, id := range ex.Idents {
+		w[id.Name] = id.Weight
+	}
+	return w
+}
+
 func TestExtractIdents(t *testing.T) {
 	text := "Calling `Session.resolve_redirects` drops the fragment.\n" +
 		"```python\n>>> from requests import Session\n>>> s.send(req)\n```\n" +
 		"See requests/sessions.py; make_request() breaks and the cookie jar too.\n" +
 		"ValueError: Invalid header_name 'X-Foo' for prepare"
 	ex := ExtractIdents(text)
-	weights := map[string]float64{}
-	for _, id := range ex.Idents {
-		weights[id.Name] = id.Weight
-	}
+	weights := identWeights(ex)
 	for name, want := range map[string]float64{
 		"Session": 1, "resolve_redirects": 1, "send": SnippetWeight, "make_request": 1, "fragment": ProseWeight, "cookie": ProseWeight,
 		"requests":    ProseWeight,                   // only in an import line and a path
@@ -253,10 +259,7 @@ func TestExtractIdentsSnippetComments(t *testing.T) {
 		"# total_sum is expected to be 'n'\n" +
 		"print(Sum(e[i, j]).doit())\n```\n"
 	ex := ExtractIdents(text)
-	weights := map[string]float64{}
-	for _, id := range ex.Idents {
-		weights[id.Name] = id.Weight
-	}
+	weights := identWeights(ex)
 	for name, want := range map[string]float64{
 		"refine": SnippetWeight, "Sum": SnippetWeight, "doit": SnippetWeight,
 		"far": ProseWeight, "good": ProseWeight, "answer": ProseWeight,
