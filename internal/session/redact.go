@@ -6,24 +6,28 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Redacted replaces a secret in a transcript.
 const Redacted = "[REDACTED]"
 
 // secretPatterns match well-known credential shapes. They match only bytes
-// that JSON never escapes, so they can run on an encoded line.
-var secretPatterns = regexp.MustCompile(strings.Join([]string{
-	`sk-ant-[A-Za-z0-9_-]{20,}`,    // Anthropic
-	`sk-[A-Za-z0-9_-]{20,}`,        // OpenAI and look-alikes
-	`gh[pousr]_[A-Za-z0-9]{30,}`,   // GitHub tokens
-	`github_pat_[A-Za-z0-9_]{30,}`, // GitHub fine-grained tokens
-	`AKIA[0-9A-Z]{16}`,             // AWS access key IDs
-	`xox[abprs]-[A-Za-z0-9-]{10,}`, // Slack
-	`AIza[0-9A-Za-z_-]{35}`,        // Google API keys
-	`glpat-[A-Za-z0-9_-]{20,}`,     // GitLab
-	`-----BEGIN [A-Z ]*PRIVATE KEY-----.*?-----END [A-Z ]*PRIVATE KEY-----`, // PEM keys (newlines are \n escapes)
-}, "|"))
+// that JSON never escapes, so they can run on an encoded line. Compiled on
+// first use, not at every grit command's start-up.
+var secretPatterns = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(strings.Join([]string{
+		`sk-ant-[A-Za-z0-9_-]{20,}`,    // Anthropic
+		`sk-[A-Za-z0-9_-]{20,}`,        // OpenAI and look-alikes
+		`gh[pousr]_[A-Za-z0-9]{30,}`,   // GitHub tokens
+		`github_pat_[A-Za-z0-9_]{30,}`, // GitHub fine-grained tokens
+		`AKIA[0-9A-Z]{16}`,             // AWS access key IDs
+		`xox[abprs]-[A-Za-z0-9-]{10,}`, // Slack
+		`AIza[0-9A-Za-z_-]{35}`,        // Google API keys
+		`glpat-[A-Za-z0-9_-]{20,}`,     // GitLab
+		`-----BEGIN [A-Z ]*PRIVATE KEY-----.*?-----END [A-Z ]*PRIVATE KEY-----`, // PEM keys (newlines are \n escapes)
+	}, "|"))
+})
 
 // secretEnvNames are substrings of environment variable names whose values
 // are secrets.
@@ -73,10 +77,10 @@ func secretName(k string) bool {
 // JSON encoding; the result stays valid JSON.
 func (r *Redactor) Redact(line []byte) []byte {
 	if r == nil {
-		return secretPatterns.ReplaceAllLiteral(line, []byte(Redacted))
+		return secretPatterns().ReplaceAllLiteral(line, []byte(Redacted))
 	}
 	for _, v := range r.values {
 		line = bytes.ReplaceAll(line, v, []byte(Redacted))
 	}
-	return secretPatterns.ReplaceAllLiteral(line, []byte(Redacted))
+	return secretPatterns().ReplaceAllLiteral(line, []byte(Redacted))
 }

@@ -39,7 +39,7 @@ type bashInput struct {
 }
 
 func (Bash) Name() string        { return "Bash" }
-func (Bash) Description() string { return bashDesc }
+func (Bash) Description() string { return bashDesc() }
 func (Bash) Kind() Kind          { return KindExecute }
 func (Bash) Schema() json.RawMessage {
 	return json.RawMessage(`{"type":"object","properties":{` +

@@ -29,7 +29,7 @@ type editInput struct {
 }
 
 func (Edit) Name() string        { return "Edit" }
-func (Edit) Description() string { return editDesc }
+func (Edit) Description() string { return editDesc() }
 func (Edit) Kind() Kind          { return KindEdit }
 func (Edit) Schema() json.RawMessage {
 	return json.RawMessage(`{"type":"object","properties":{` +

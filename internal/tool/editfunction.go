@@ -29,7 +29,7 @@ type editFunctionInput struct {
 }
 
 func (EditFunction) Name() string        { return "EditFunction" }
-func (EditFunction) Description() string { return editFunctionDesc }
+func (EditFunction) Description() string { return editFunctionDesc() }
 func (EditFunction) Kind() Kind          { return KindEdit }
 func (EditFunction) Schema() json.RawMessage {
 	return json.RawMessage(`{"type":"object","properties":{` +

@@ -30,7 +30,7 @@ type globInput struct {
 }
 
 func (Glob) Name() string        { return "Glob" }
-func (Glob) Description() string { return globDesc }
+func (Glob) Description() string { return globDesc() }
 func (Glob) Schema() json.RawMessage {
 	return json.RawMessage(`{"type":"object","properties":{` +
 		`"pattern":{"type":"string","description":"Glob, e.g. **/*.go or src/**/*.{ts,tsx}"},` +

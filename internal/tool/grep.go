@@ -44,7 +44,7 @@ type grepInput struct {
 }
 
 func (Grep) Name() string        { return "Grep" }
-func (Grep) Description() string { return grepDesc }
+func (Grep) Description() string { return grepDesc() }
 func (Grep) Schema() json.RawMessage {
 	return json.RawMessage(`{"type":"object","properties":{` +
 		`"pattern":{"type":"string","description":"Regular expression (ripgrep syntax)"},` +

@@ -28,7 +28,7 @@ type locateInput struct {
 }
 
 func (Locate) Name() string        { return "Locate" }
-func (Locate) Description() string { return locateDesc }
+func (Locate) Description() string { return locateDesc() }
 func (Locate) Schema() json.RawMessage {
 	return json.RawMessage(`{"type":"object","properties":{` +
 		`"task":{"type":"string","description":"The task or bug report, in words and identifiers"},` +

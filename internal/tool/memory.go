@@ -35,7 +35,7 @@ type memoryInput struct {
 }
 
 func (Memory) Name() string        { return "Memory" }
-func (Memory) Description() string { return memoryDesc }
+func (Memory) Description() string { return memoryDesc() }
 func (Memory) Kind() Kind          { return KindEdit }
 func (Memory) Schema() json.RawMessage {
 	return json.RawMessage(`{"type":"object","properties":{` +

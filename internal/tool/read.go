@@ -37,7 +37,7 @@ type readInput struct {
 }
 
 func (Read) Name() string        { return "Read" }
-func (Read) Description() string { return readDesc }
+func (Read) Description() string { return readDesc() }
 func (Read) Schema() json.RawMessage {
 	return json.RawMessage(`{"type":"object","properties":{` +
 		`"file_path":{"type":"string","description":"Path, absolute or relative to the workspace root"},` +

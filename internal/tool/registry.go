@@ -169,14 +169,18 @@ var docData = struct {
 }
 
 // render executes a tool's embedded .md description as a template over
-// docData. A broken template is a bug in the binary; the golden test catches it.
-func render(name, text string) string {
-	t := template.Must(template.New(name).Option("missingkey=error").Parse(text))
-	var b bytes.Buffer
-	if err := t.Execute(&b, docData); err != nil {
-		panic(fmt.Sprintf("tool description %s: %v", name, err))
-	}
-	return strings.TrimSpace(b.String())
+// docData, once, when the description is first asked for (not at start-up:
+// every grit command would pay for it). A broken template is a bug in the
+// binary; the golden test catches it.
+func render(name, text string) func() string {
+	return sync.OnceValue(func() string {
+		t := template.Must(template.New(name).Option("missingkey=error").Parse(text))
+		var b bytes.Buffer
+		if err := t.Execute(&b, docData); err != nil {
+			panic(fmt.Sprintf("tool description %s: %v", name, err))
+		}
+		return strings.TrimSpace(b.String())
+	})
 }
 
 // decode unmarshals a tool's input; a malformed one is the model's to fix.

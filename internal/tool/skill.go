@@ -33,7 +33,7 @@ type skillInput struct {
 }
 
 func (Skill) Name() string        { return "Skill" }
-func (Skill) Description() string { return skillDesc }
+func (Skill) Description() string { return skillDesc() }
 func (Skill) Schema() json.RawMessage {
 	return json.RawMessage(`{"type":"object","properties":{` +
 		`"skill":{"type":"string","description":"The skill's name, as listed in the system prompt"}},` +

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"text/template"
 	"unicode"
 )
@@ -18,12 +19,12 @@ const searchDefault = 5
 //go:embed toolsearch.md
 var toolSearchMD string
 
-var toolSearchDesc = func() string {
+var toolSearchDesc = sync.OnceValue(func() string {
 	var b bytes.Buffer
 	template.Must(template.New("toolsearch.md").Option("missingkey=error").Parse(toolSearchMD)).
 		Execute(&b, struct{ SearchDefault int }{searchDefault})
 	return strings.TrimSpace(b.String())
-}()
+})
 
 // Scores of a ToolSearch keyword match, per query term.
 const (
@@ -46,7 +47,7 @@ type toolSearchInput struct {
 }
 
 func (ToolSearch) Name() string        { return "ToolSearch" }
-func (ToolSearch) Description() string { return toolSearchDesc }
+func (ToolSearch) Description() string { return toolSearchDesc() }
 func (ToolSearch) Schema() json.RawMessage {
 	return json.RawMessage(`{"type":"object","properties":{` +
 		`"query":{"type":"string","description":"Keywords, or select:Name1,Name2 for exact names"},` +

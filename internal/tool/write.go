@@ -23,7 +23,7 @@ type writeInput struct {
 }
 
 func (Write) Name() string        { return "Write" }
-func (Write) Description() string { return writeDesc }
+func (Write) Description() string { return writeDesc() }
 func (Write) Kind() Kind          { return KindEdit }
 func (Write) Schema() json.RawMessage {
 	return json.RawMessage(`{"type":"object","properties":{` +
