@@ -373,11 +373,9 @@ func benchIndex(ctx context.Context, e *env, root string) (*benchIndexReport, er
 	}
 	if len(files) >= 3 {
 		for _, c := range []struct {
-			name  string
-			n     int
-			field *float64
-			wallField,
-			cpuField *float64
+			name                       string
+			n                          int
+			field, wallField, cpuField *float64
 		}{{"three edited files", 3, &r.Touch3MS, &r.Touch3WallMS, &r.Touch3CPUMS}, {"one edited file", 1, &r.Edit1MS, &r.Edit1WallMS, &r.Edit1CPUMS}} {
 			step(c.name)
 			var picked []string
