@@ -49,6 +49,16 @@ func ChildMain(args []string) int {
 		fmt.Fprintf(os.Stderr, "grit sandbox: %v\n", err)
 		return childExitSetup
 	}
+	// The host set PR_SET_PDEATHSIG (SIGKILL when it dies) on the thread
+	// that started this process, and a parent-death signal belongs to a
+	// thread: an exec from another one (where this goroutine may have been
+	// when it locked its thread) keeps that thread's, none, and the command
+	// would outlive a host killed with SIGKILL. Set it on the thread that
+	// execs, after the last credential change.
+	if err := unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(unix.SIGKILL), 0, 0, 0); err != nil {
+		fmt.Fprintf(os.Stderr, "grit sandbox: parent-death signal: %v\n", err)
+		return childExitSetup
+	}
 	err = syscall.Exec(p.Exec[0], p.Exec, os.Environ())
 	fmt.Fprintf(os.Stderr, "grit sandbox: exec %s: %v\n", p.Exec[0], err)
 	return 126

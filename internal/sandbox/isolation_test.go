@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -27,13 +28,27 @@ import (
 // sandboxed command and blocks (the kill -9 test, D7).
 const helperEnv = "GRIT_SANDBOX_TEST_HELPER"
 
+// offThreadEnv makes the landlock child run ChildMain off the main thread.
+const offThreadEnv = "GRIT_SANDBOX_TEST_OFF_THREAD"
+
 func TestMain(m *testing.M) {
 	// The landlock+netns backend re-executes this binary as its child.
 	if len(os.Args) > 1 && os.Args[1] == ChildCommand {
+		if os.Getenv(offThreadEnv) != "" {
+			// ChildMain on a thread other than the main one, as a goroutine
+			// that moved before ChildMain locked it would be.
+			runtime.LockOSThread()
+			code := make(chan int)
+			go func() {
+				runtime.LockOSThread()
+				code <- ChildMain(os.Args[2:])
+			}()
+			os.Exit(<-code)
+		}
 		os.Exit(ChildMain(os.Args[2:]))
 	}
 	if ws := os.Getenv(helperEnv); ws != "" {
-		r, err := New(Config{Workspace: ws, Backend: os.Getenv(helperEnv + "_BACKEND")})
+		r, err := New(Config{Workspace: ws, Backend: os.Getenv(helperEnv + "_BACKEND"), EnvPassthrough: []string{offThreadEnv}})
 		if err != nil {
 			fmt.Println("helper:", err)
 			os.Exit(3)
@@ -430,26 +445,37 @@ func TestProcessLifetime(t *testing.T) {
 		}
 		waitNoProcess(t, marker)
 
-		// kill -9 of the parent.
-		marker2 := marker + "-parent"
-		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), helperEnv+"="+f.ws, helperEnv+"_SCRIPT="+fmt.Sprintf("exec -a %s sleep 1000", marker2), helperEnv+"_BACKEND="+backend)
-		out, _ := cmd.StdoutPipe()
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
+		// kill -9 of the parent, with the child's setup on the main thread
+		// and on another one (PR_SET_PDEATHSIG belongs to a thread).
+		for _, off := range []string{"", "1"} {
+			killParent(t, f, backend, marker+"-parent"+off, off)
 		}
-		line, _ := bufio.NewReader(out).ReadString('\n')
-		if strings.TrimSpace(line) != "ready" {
-			cmd.Process.Kill()
-			t.Fatalf("helper said %q", line)
-		}
-		for !processWith(marker2) {
-			time.Sleep(20 * time.Millisecond)
-		}
-		cmd.Process.Signal(syscall.SIGKILL)
-		cmd.Wait()
-		waitNoProcess(t, marker2)
 	})
+}
+
+// killParent starts a Grit process (this binary as the helper) that runs a
+// sleep with argv[0] marker in the sandbox, kills it with SIGKILL and checks
+// that the sleep dies too. offThread, if set, has the landlock child run its
+// setup off the main thread.
+func killParent(t *testing.T, f fixture, backend, marker2, offThread string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), helperEnv+"="+f.ws, helperEnv+"_SCRIPT="+fmt.Sprintf("exec -a %s sleep 1000", marker2), helperEnv+"_BACKEND="+backend, offThreadEnv+"="+offThread)
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, _ := bufio.NewReader(out).ReadString('\n')
+	if strings.TrimSpace(line) != "ready" {
+		cmd.Process.Kill()
+		t.Fatalf("helper said %q", line)
+	}
+	for !processWith(marker2) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	waitNoProcess(t, marker2)
 }
 
 // processWith reports whether a process whose argv[0] is s runs (the
