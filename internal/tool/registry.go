@@ -162,10 +162,12 @@ var docData = struct {
 	ReadLimit, LineCut                  int
 	BashTimeout, BashMaxTimeout         int
 	OutputCap, GlobCap, GrepDefaultHead int
+	SearchDefault                       int
 }{
 	ReadLimit: readDefaultLimit, LineCut: readLineCut,
 	BashTimeout: bashDefaultTimeoutMS, BashMaxTimeout: bashMaxTimeoutMS,
 	OutputCap: bashMaxOutput, GlobCap: globCap, GrepDefaultHead: grepDefaultHead,
+	SearchDefault: searchDefault,
 }
 
 // render executes a tool's embedded .md description as a template over

@@ -1,15 +1,12 @@
 package tool
 
 import (
-	"bytes"
 	"context"
 	_ "embed"
 	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
-	"text/template"
 	"unicode"
 )
 
@@ -19,12 +16,7 @@ const searchDefault = 5
 //go:embed toolsearch.md
 var toolSearchMD string
 
-var toolSearchDesc = sync.OnceValue(func() string {
-	var b bytes.Buffer
-	template.Must(template.New("toolsearch.md").Option("missingkey=error").Parse(toolSearchMD)).
-		Execute(&b, struct{ SearchDefault int }{searchDefault})
-	return strings.TrimSpace(b.String())
-})
+var toolSearchDesc = render("toolsearch.md", toolSearchMD)
 
 // Scores of a ToolSearch keyword match, per query term.
 const (
