@@ -15,7 +15,7 @@ const module = "github.com/grit-dev/grit/"
 // rules are ARCHITECTURE.md's "Who may import whom"; a package missing here
 // fails the test, so a new package must take its place in the layering.
 var allowed = map[string][]string{
-	"cmd/grit":                  {"internal/cli"},
+	"cmd/grit":                  {"internal/cli", "internal/prefault"},
 	"internal/cli":              {"internal/app", "*"},
 	"internal/web":              {"internal/app", "*"},
 	"internal/mcp":              {"internal/app", "*"},
@@ -35,6 +35,7 @@ var allowed = map[string][]string{
 	"internal/store":            {},
 	"internal/config":           {},
 	"internal/sandbox":          {},
+	"internal/prefault":         {},
 }
 
 // The faces are peers: web and mcp never import cli or each other. cli may

@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/grit-dev/grit/internal/cli"
+	_ "github.com/grit-dev/grit/internal/prefault" // populates the heap at start-up: see its doc
 )
 
 func main() {

@@ -1,0 +1,36 @@
+package prefault
+
+import (
+	"syscall"
+	"testing"
+	"unsafe"
+)
+
+// TestPopulated checks that this test binary's own init populated the heap
+// mapping it allocated from: every page of the region is resident.
+func TestPopulated(t *testing.T) {
+	done.Wait()
+	if populated == (region{}) {
+		t.Skip("GRIT_NOPREFAULT is set")
+	}
+	if errno == syscall.EINVAL {
+		t.Skip("the kernel has no MADV_POPULATE_WRITE (Linux < 5.14)")
+	}
+	if errno != 0 {
+		t.Fatalf("madvise(MADV_POPULATE_WRITE) over %#x: %v", populated, errno)
+	}
+	r := populated
+	if r.end <= r.start || r.end-r.start > Window || uintptr(unsafe.Pointer(first)) < r.start {
+		t.Fatalf("populated %#x, which should start at the first allocation %p and span at most %d bytes", r, first, Window)
+	}
+	pages := int((r.end - r.start) / 4096)
+	vec := make([]byte, pages)
+	if _, _, e := syscall.Syscall(syscall.SYS_MINCORE, r.start, r.end-r.start, uintptr(unsafe.Pointer(&vec[0]))); e != 0 {
+		t.Fatalf("mincore: %v", e)
+	}
+	for i, v := range vec {
+		if v&1 == 0 {
+			t.Fatalf("page %d of %d (%#x) is not resident", i, pages, r.start+uintptr(i)*4096)
+		}
+	}
+}
