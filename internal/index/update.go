@@ -11,7 +11,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -276,6 +278,8 @@ func (ix *Index) update(ctx context.Context, only []string) (Stats, error) {
 		}
 		toRead = append(toRead, s)
 	}
+	// The writer takes files in path order; the walk gives them in none.
+	slices.SortFunc(toRead, func(a, b seenFile) int { return strings.Compare(a.path, b.path) })
 	for _, p := range removed {
 		if stored[p].skip == "" {
 			st.Removed++

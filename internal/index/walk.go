@@ -23,7 +23,9 @@ type seenFile struct {
 // walk lists the source files under root, honouring .gitignore files (nested),
 // .git/info/exclude and .gritignore, skipping vendored trees, never following
 // a symlinked directory and only following a symlinked file that stays inside
-// root. Files over maxSize are returned in skipped.
+// root. Files over maxSize are returned in skipped. Files come in no
+// particular order (a warm update only looks them up; sorting sympy's 1,600
+// paths took 0.5 ms of its walk), skipped ones and go.mod files in path order.
 //
 // Directories are read and their files stat'ed by one worker per core,
 // each directory with the ignore rules of its ancestors: a warm index of an
@@ -59,7 +61,6 @@ func walk(root string, p Parser, maxSize int64) (files []seenFile, skipped []Ski
 		skipped = append(skipped, d.skipped...)
 		goMods = append(goMods, d.goMods...)
 	}
-	slices.SortFunc(files, func(a, b seenFile) int { return strings.Compare(a.path, b.path) })
 	slices.SortFunc(skipped, func(a, b Skipped) int { return strings.Compare(a.Path, b.Path) })
 	slices.Sort(goMods)
 	return files, skipped, goMods, nil
