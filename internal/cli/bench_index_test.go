@@ -52,6 +52,7 @@ func TestBenchIndex(t *testing.T) {
 	for name, v := range map[string]float64{
 		"cold_ms": r.ColdMS, "warm_ms": r.WarmMS, "touch3_ms": r.Touch3MS, "edit1_ms": r.Edit1MS,
 		"start_ms": r.StartMS, "bare_parse_ms": r.BareParseMS, "db_ratio": r.DBRatio, "edit1_bytes": float64(r.Edit1Bytes),
+		"direct_start_ms": r.DirectStartMS, "direct_warm_ms": r.DirectWarmMS, "direct_edit1_ms": r.DirectEdit1MS,
 	} {
 		if v <= 0 {
 			t.Errorf("%s = %v, want > 0", name, v)
@@ -61,6 +62,7 @@ func TestBenchIndex(t *testing.T) {
 	for name, m := range map[string][2]float64{
 		"cold": {r.ColdMS, r.ColdWallMS}, "warm": {r.WarmMS, r.WarmWallMS},
 		"touch3": {r.Touch3MS, r.Touch3WallMS}, "edit1": {r.Edit1MS, r.Edit1WallMS},
+		"direct edit1": {r.DirectEdit1MS, r.DirectEdit1WallMS},
 	} {
 		if m[1] < m[0] {
 			t.Errorf("%s: process %.2f ms < its index run %.2f ms", name, m[1], m[0])
