@@ -69,7 +69,7 @@ time, and every skipped file with its reason.`,
 	}
 	cmd.Flags().BoolVar(&f.json, "json", false, "print the report as JSON")
 	cmd.Flags().Int64Var(&f.maxFileSize, "max-file-size", 1<<20, "skip files larger than this many bytes")
-	cmd.Flags().DurationVar(&f.budget, "file-budget", 2*time.Second, "skip a file whose parse takes longer than this")
+	cmd.Flags().DurationVar(&f.budget, "file-budget", 2*time.Second, "skip a file whose parse takes more CPU time than this (a busy machine does not count)")
 	return cmd
 }
 

@@ -15,6 +15,7 @@ package index
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -111,10 +112,14 @@ type Stats struct {
 	Duration  time.Duration `json:"duration_ns"`
 }
 
+// ErrParseBudget is what a Parser returns (wrapped) for a file whose parse
+// took more CPU time than its budget: the index skips the file and says so.
+var ErrParseBudget = errors.New("parse budget exceeded")
+
 // Options configure an Index.
 type Options struct {
 	MaxFileSize int64         // bytes; 0 means 1 MiB
-	FileBudget  time.Duration // per-file parse budget; 0 means 2s
+	FileBudget  time.Duration // per-file parse budget, in CPU time (the Parser's); 0 means 2s
 	// Progress, if set, is called from time to time during Update with files
 	// done and the total to do (for a TTY progress line).
 	Progress func(done, total int)

@@ -461,17 +461,18 @@ func (ix *Index) readOne(ctx context.Context, s seenFile, old *storedFile) *pars
 		r.skip = "binary"
 		return r
 	}
-	pctx, cancel := context.WithTimeout(ctx, ix.opts.FileBudget)
-	defer cancel()
-	p, err := ix.parser.Parse(pctx, s.path, src)
+	// The budget is the parser's, in CPU time: a deadline on the clock
+	// would skip files, for good, whenever the machine is busy or the
+	// process stopped.
+	p, err := ix.parser.Parse(ctx, s.path, src)
 	if err != nil {
-		if ctx.Err() != nil {
+		switch {
+		case ctx.Err() != nil:
 			r.skip = "interrupted"
-		} else {
+		case errors.Is(err, ErrParseBudget):
+			r.skip = fmt.Sprintf("parse budget exceeded (%s of CPU time)", ix.opts.FileBudget)
+		default:
 			r.skip = err.Error()
-			if errors.Is(err, context.DeadlineExceeded) {
-				r.skip = fmt.Sprintf("parse budget exceeded (%s)", ix.opts.FileBudget)
-			}
 		}
 		return r
 	}

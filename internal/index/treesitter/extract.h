@@ -127,6 +127,10 @@ enum {
   GRIT_PY_DOC, GRIT_PY_CALL, GRIT_PY_IMPORT, GRIT_PY_IMPORT_MODULE, GRIT_PY_IMPORT_NAME, GRIT_PY_IMPORT_ALIAS,
   GRIT_PY_IMPORT_STAR, GRIT_PY_NCAPS
 };
+// grit_cpu_ns is the calling thread's CPU time in nanoseconds: what a file's
+// parse budget is measured in (extract.c says why).
+int64_t grit_cpu_ns(void);
+
 // grit_walk_python collects the captures and references of a Python tree in
 // one walk; it returns a grit_result status (0, 2 past deadline, 3 out of memory).
 int grit_walk_python(const TSLanguage *lang, TSNode root, const uint32_t *caps, const uint8_t *is_ref, uint32_t nsyms,

@@ -9,7 +9,6 @@ import "C"
 import (
 	"context"
 	"embed"
-	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -26,9 +25,9 @@ import (
 //go:embed queries/*.scm
 var queryFS embed.FS
 
-// ErrBudget is returned (wrapped) when a file takes longer than its budget to
-// parse or query; the index skips the file and shows the reason.
-var ErrBudget = errors.New("parse budget exceeded")
+// ErrBudget is returned (wrapped) when a file's parse and query take more CPU
+// time than its budget; the index skips the file and shows the reason.
+var ErrBudget = index.ErrParseBudget
 
 var defaultAllocOnce sync.Once
 
@@ -41,7 +40,9 @@ func UseDefaultAllocator() {
 
 // Parser is the tree-sitter index.Parser.
 type Parser struct {
-	// Budget is the per-file parse-and-query budget; 0 means 2s.
+	// Budget is the per-file parse-and-query budget in CPU time of the
+	// parsing thread (extract.c's grit_cpu_ns), so that load cannot skip a
+	// file; 0 means 2s. A context's deadline, if sooner, also bounds it.
 	Budget time.Duration
 }
 
@@ -507,3 +508,6 @@ func (p *Parser) ParseOnly(file string, src []byte) error {
 	}
 	return nil
 }
+
+// threadCPU is the calling thread's CPU time, the clock of a file's budget.
+func threadCPU() time.Duration { return time.Duration(C.grit_cpu_ns()) }

@@ -3,6 +3,7 @@ package treesitter
 import (
 	"context"
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -74,6 +75,25 @@ func TestBudget(t *testing.T) {
 	_, err := p.Parse(context.Background(), "deep.py", []byte(src))
 	if err != nil && !errors.Is(err, ErrBudget) {
 		t.Errorf("Parse(deep) = %v, want nil or ErrBudget", err)
+	}
+}
+
+// TestBudgetClock: the budget counts the parsing thread's CPU time, which a
+// sleeping (or stopped, or preempted) thread does not spend; a deadline on the
+// wall clock skipped files for good whenever the machine was busy.
+func TestBudgetClock(t *testing.T) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	start := threadCPU()
+	time.Sleep(200 * time.Millisecond)
+	if d := threadCPU() - start; d > 100*time.Millisecond {
+		t.Errorf("the budget's clock advanced %v while its thread slept 200ms", d)
+	}
+	start = threadCPU()
+	for end := time.Now().Add(10 * time.Second); threadCPU()-start < time.Millisecond; {
+		if time.Now().After(end) {
+			t.Fatalf("the budget's clock advanced %v in 10s of work", threadCPU()-start)
+		}
 	}
 }
 

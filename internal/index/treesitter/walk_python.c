@@ -147,12 +147,6 @@ static void docstring(emitter *e, const py_ids *id, TSNode block) {
   }
 }
 
-static int64_t walk_now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 // One ancestor on the walk's stack.
 typedef struct { TSSymbol sym; TSFieldId field; TSNode node; } frame;
 
@@ -228,7 +222,7 @@ static int walk_cursor(emitter *e, const py_ids *id, TSNode root, const uint8_t 
   for (;;) {
     if (++steps == 4096) {
       steps = 0;
-      if (deadline > 0 && walk_now_ns() > deadline) { status = 2; break; }
+      if (deadline > 0 && grit_cpu_ns() > deadline) { status = 2; break; }
     }
     TSNode node = ts_tree_cursor_current_node(&c);
     TSSymbol s = ts_node_symbol(node);
@@ -350,7 +344,7 @@ static int walk_raw(emitter *e, const py_ids *id, const TSLanguage *language, TS
     }
     if (++steps == 4096) {
       steps = 0;
-      if (deadline > 0 && walk_now_ns() > deadline) { status = 2; break; }
+      if (deadline > 0 && grit_cpu_ns() > deadline) { status = 2; break; }
     }
     uint32_t i = top->next++;
     const ts_subtree *child = &top->children[i];
