@@ -47,7 +47,10 @@ normalised to 0–1 and weighted:
                  and the definitions whose source holds a quoted error message
 
 A definition also gets its file's standing (file 0.6: its file's score over the
-best file's), so the functions of the best files lead the list. A method named
+best file's), so the functions of the best files lead the list. Among the 20
+best files, one whose directory holds others of them gets a share of their
+scores (package 0.2): the evidence of a report gathers in the package where
+the fix is. A method named
 after a class the task names (a printer's _print_Foo for Foo) shares the class's
 symbol score, and more in the best files. A special method gets a share of its
 file's standing when the task performs its operation: str(x) runs __str__,

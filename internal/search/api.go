@@ -37,7 +37,8 @@ type Signals struct {
 	Spread      float64 `json:"spread"`
 	Recency     float64 `json:"recency"`
 	Traceback   float64 `json:"traceback"`
-	File        float64 `json:"file"` // definitions: their file's score relative to the best file's
+	File        float64 `json:"file"`    // definitions: their file's score relative to the best file's
+	Package     float64 `json:"package"` // files: the best files sharing its directory (WeightPackage)
 	DefBoost    float64 `json:"definition_boost"`
 	TestPenalty float64 `json:"test_penalty"`
 }
@@ -53,7 +54,7 @@ type Signal struct {
 func (s Signals) List() []Signal {
 	return []Signal{{"symbol", s.Symbol}, {"definition_boost", s.DefBoost}, {"path", s.Path}, {"content", s.Content},
 		{"lexical", s.Lexical}, {"spread", s.Spread}, {"recency", s.Recency}, {"traceback", s.Traceback},
-		{"file", s.File}, {"test_penalty", s.TestPenalty}}
+		{"file", s.File}, {"package", s.Package}, {"test_penalty", s.TestPenalty}}
 }
 
 // Top gives the n largest non-zero signals by size (a penalty counts by

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"path"
 	"runtime"
 	"slices"
 	"sort"
@@ -39,6 +40,10 @@ const (
 	// gathers evidence (its path, its other definitions, the graph) that
 	// no single definition's own score sees.
 	WeightFile = 0.6
+	// WeightPackage: a file among the best files gets a small share of the
+	// scores of the others in its directory: the fix tends to sit in the
+	// package the evidence gathers in (see packageEvidence).
+	WeightPackage = 0.2
 
 	// ConstructorShare is what a called class's constructor (__init__,
 	// __new__) gets of the class's own symbol score: calling a class runs
@@ -116,6 +121,7 @@ const (
 	spreadSeeds      = 10        // definitions whose neighbours get spread
 	spreadSeeds2     = 3         // of those, the ones whose neighbours' neighbours do
 	fillerFiles      = 10        // best files whose every definition is ranked, evidence or not
+	packagePool      = 20        // best files whose scores their directory's other files share
 	maxErrorFrags    = 4         // literal fragments of error messages searched
 	maxTitleBytes    = 160       // a longer first line is prose, not a title
 	maxTermPositions = 64        // positions of one term kept for the name-window check
@@ -136,6 +142,8 @@ func Run(ctx context.Context, ix *index.Index, q Query) (*Result, error) {
 // candidate is one definition's raw signals (0–1 each) and why.
 type candidate struct {
 	sym, path, content, lex, spread, recency, tb float64
+	pkg                                          float64 // files: the package signal (packageEvidence)
+	pkgDir                                       string  // files: the directory whose files gave pkg
 	lexFile                                      float64 // files: the whole-file BM25 part of lex
 	fileCtx                                      float64 // definitions: their file's score over the best file's
 	exactDef                                     bool
@@ -382,13 +390,20 @@ func (c *Corpus) Search(ctx context.Context, ix *index.Index, q Query, start tim
 			forder = append(forder, i)
 		}
 	}
-	sort.SliceStable(forder, func(a, b int) bool {
+	byScore := func(a, b int) bool {
 		x, y := forder[a], forder[b]
 		if fileScore[x] != fileScore[y] {
 			return fileScore[x] > fileScore[y]
 		}
 		return c.files[x].path < c.files[y].path
-	})
+	}
+	sort.SliceStable(forder, byScore)
+	if c.packageEvidence(forder, fileScore, fileC, demoted) {
+		for _, i := range forder[:min(len(forder), packagePool)] {
+			fileScore[i] = total(c.signals(&fileC[i], demoted(i)))
+		}
+		sort.SliceStable(forder, byScore)
+	}
 
 	// Definitions: each gets its file's standing (the file signal).
 	if len(forder) > 0 {
@@ -480,6 +495,7 @@ func (c *Corpus) signals(x *candidate, demote bool) Signals {
 		Recency:   WeightRecency * x.recency,
 		Traceback: WeightTraceback * x.tb,
 		File:      WeightFile * x.fileCtx,
+		Package:   WeightPackage * x.pkg,
 	}
 	if x.exactDef {
 		s.DefBoost = (DefinitionBoost - 1) * s.Symbol
@@ -491,7 +507,48 @@ func (c *Corpus) signals(x *candidate, demote bool) Signals {
 }
 
 func total(s Signals) float64 {
-	return s.Symbol + s.Path + s.Content + s.Lexical + s.Spread + s.Recency + s.Traceback + s.File + s.DefBoost + s.TestPenalty
+	return s.Symbol + s.Path + s.Content + s.Lexical + s.Spread + s.Recency + s.Traceback + s.File + s.Package + s.DefBoost + s.TestPenalty
+}
+
+// packageEvidence is the package signal, a score regularisation over
+// directories (the cluster hypothesis: relevant files sit together): each
+// of the packagePool best files that is not demoted gets the sum of the
+// scores of the other such files in its own directory, over packagePool
+// times the best file's score. A report about one part of a library
+// finds evidence in several modules of the package that implements it,
+// and of two files scoring alike the one among them is the likelier
+// place of the fix; a lone module of another package that happens to
+// share the task's words gets nothing. In a flat package every file gets
+// about the same, so the order among them stays. forder is sorted by
+// fileScore; it reports whether any file got the signal.
+func (c *Corpus) packageEvidence(forder []int, fileScore []float64, fileC []candidate, demoted func(int) bool) bool {
+	pool := forder[:min(len(forder), packagePool)]
+	if len(pool) < 2 || fileScore[pool[0]] <= 0 {
+		return false
+	}
+	top := fileScore[pool[0]]
+	sum := map[string]float64{}
+	n := map[string]int{}
+	for _, i := range pool {
+		if !demoted(i) {
+			d := path.Dir(c.files[i].path)
+			sum[d] += fileScore[i]
+			n[d]++
+		}
+	}
+	got := false
+	for _, i := range pool {
+		if demoted(i) {
+			continue
+		}
+		d := path.Dir(c.files[i].path)
+		if n[d] < 2 {
+			continue
+		}
+		fileC[i].pkg, fileC[i].pkgDir = (sum[d]-fileScore[i])/(packagePool*top), d
+		got = true
+	}
+	return got
 }
 
 // specific is the part of a hit's score that is about the definition itself
