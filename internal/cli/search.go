@@ -60,7 +60,8 @@ Code terms (code spans, snippets, error messages) weigh twice prose words in
 BM25. The site that defines a name written as code in prose gets a definition
 boost (×2 on symbol); names only in example code, and builtin-looking names,
 count less. Test files are demoted unless the task is about tests, and so are
-documentation, examples, benchmarks and setup scripts unless the task names them. The same index
+documentation, examples, benchmarks and setup scripts unless the task names them;
+demoted files are listed after all the others, each part by score. The same index
 and task always give the same ranking. --explain says why each hit ranks where
 it does; --json prints the whole result with every signal's contribution.
 

@@ -458,8 +458,9 @@ func (c *Corpus) Search(ctx context.Context, ix *index.Index, q Query, start tim
 		hits = append(hits, h)
 	}
 	sortHits(hits)
-	for j := 0; j < len(forder) && j < 4*k; j++ {
-		i := forder[j]
+	listed := codeFirst(forder, demoted)
+	for j := 0; j < len(listed) && j < 4*k; j++ {
+		i := listed[j]
 		sg := c.signals(&fileC[i], demoted(i))
 		fh := FileHit{Path: c.files[i].path, Score: fileScore[i], Signals: sg}
 		if q.Explain {
@@ -549,6 +550,31 @@ func (c *Corpus) packageEvidence(forder []int, fileScore []float64, fileC []cand
 		got = true
 	}
 	return got
+}
+
+// codeFirst is the order files are listed in: every file that is not
+// demoted, then the demoted ones (tests when the task is not about tests,
+// documentation, examples, setup scripts), each part by score. A demoted
+// file is rarely where the fix for such a task goes, yet one that mentions
+// the task's names in every line can score twice the code it exercises and
+// keep its place above it at TestDemotion; listed after the code, it still
+// shows what exercises the code without taking a code file's place. The
+// scores are unchanged, so the definitions' file signal, the file spread
+// and the package signal see the same order as before. forder is sorted
+// by score and is not modified.
+func codeFirst(forder []int, demoted func(int) bool) []int {
+	out := make([]int, 0, len(forder))
+	for _, i := range forder {
+		if !demoted(i) {
+			out = append(out, i)
+		}
+	}
+	for _, i := range forder {
+		if demoted(i) {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // specific is the part of a hit's score that is about the definition itself
