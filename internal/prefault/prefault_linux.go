@@ -21,6 +21,11 @@ func init() {
 	if _, off := syscall.Getenv("GRIT_NOPREFAULT"); off {
 		return
 	}
+	// The sandbox's child (internal/sandbox's childEnv) replaces itself with
+	// the command it sandboxes at once: pages populated for it are wasted.
+	if _, child := syscall.Getenv("GRIT_SANDBOX_CHILD"); child {
+		return
+	}
 	first = new([64]byte)
 	r, ok := heapRegion(readMaps(), uintptr(unsafe.Pointer(first)), Window)
 	if !ok {

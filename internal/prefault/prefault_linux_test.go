@@ -1,6 +1,11 @@
 package prefault
 
 import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"unsafe"
@@ -31,6 +36,29 @@ func TestPopulated(t *testing.T) {
 	for i, v := range vec {
 		if v&1 == 0 {
 			t.Fatalf("page %d of %d (%#x) is not resident", i, pages, r.start+uintptr(i)*4096)
+		}
+	}
+}
+
+// TestSkips: with GRIT_NOPREFAULT, or in the sandbox's child (which execs its
+// command at once), nothing is populated. The test binary runs itself with
+// each variable set and reports what its own init did.
+func TestSkips(t *testing.T) {
+	if os.Getenv("PREFAULT_REPORT") != "" {
+		done.Wait()
+		fmt.Printf("populated=%v\n", populated != (region{}))
+		return
+	}
+	for _, env := range []string{"GRIT_NOPREFAULT=1", "GRIT_SANDBOX_CHILD=1", ""} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestSkips$", "-test.v")
+		cmd.Env = append(os.Environ(), "PREFAULT_REPORT=1", env)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", env, err, out)
+		}
+		want := "populated=" + strconv.FormatBool(env == "")
+		if !strings.Contains(string(out), want) {
+			t.Errorf("with %q the child said:\n%s\nwant %s", env, out, want)
 		}
 	}
 }

@@ -65,6 +65,7 @@ type childPlan struct {
 // receives it but does not dispatch ChildCommand (a test binary without the
 // TestMain hook) must not start sandboxes of its own: New refuses, which
 // bounds the mistake to one level instead of recursing.
+// internal/prefault reads it by name too, to skip its work in the child.
 const childEnv = "GRIT_SANDBOX_CHILD"
 
 // probeReply is the child's answer to a probe plan.
