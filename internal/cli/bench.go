@@ -338,16 +338,7 @@ func benchIndex(ctx context.Context, e *env, root string) (*benchIndexReport, er
 	defer done()
 	// What every run pays before any work: the process starting (the Go
 	// runtime and every linked package's initialisation) and exiting.
-	var starts []childTime
-	for range benchReps {
-		if _, run, err := gritRun(ctx, "version"); err == nil {
-			r.BaseRSSKiB = max(r.BaseRSSKiB, run.rss)
-			starts = append(starts, childTime{run.wall, run})
-		}
-	}
-	if len(starts) > 0 {
-		r.StartMS, _, _ = medianRun(starts)
-	}
+	r.StartMS = startUp(ctx, func(run childRun) { r.BaseRSSKiB = max(r.BaseRSSKiB, run.rss) })
 	// The cold index and the bare parse it is compared with each get the
 	// best of three runs, taken in turn (cold, bare, cold, bare, ...): on a
 	// shared machine one run of either swings by 15%, and load that comes
@@ -403,13 +394,9 @@ func benchIndex(ctx context.Context, e *env, root string) (*benchIndexReport, er
 			field, wallField, cpuField *float64
 		}{{"three edited files", 3, &r.Touch3MS, &r.Touch3WallMS, &r.Touch3CPUMS}, {"one edited file", 1, &r.Edit1MS, &r.Edit1WallMS, &r.Edit1CPUMS}} {
 			step(c.name)
-			var picked []string
-			for i := 0; i < c.n; i++ {
-				f := files[(2*i+1)*len(files)/(2*c.n)]
-				picked = append(picked, filepath.Join(root, filepath.FromSlash(f.Path)))
-				if c.n == 1 {
-					r.Edit1Bytes = f.Size
-				}
+			picked := editedFiles(root, files, c.n)
+			if c.n == 1 {
+				r.Edit1Bytes = files[len(files)/2].Size
 			}
 			var runs []childTime
 			for range benchReps {
@@ -503,41 +490,62 @@ func benchIndex(ctx context.Context, e *env, root string) (*benchIndexReport, er
 // file itself instead of its copy. The copy's pages were written by
 // write(2), as an installer or a restore from a backup writes them, and the
 // kernel maps them 4 KB at a time; the Go linker writes its output through
-// a memory map, and on a kernel that caches files in large folios (ext4
-// since Linux 6.16) the binary is then mapped in 2 MB pages until its page
-// cache is dropped. Start-up took 40 ms against 22 here for that alone
-// (docs/design.md). Both are measured; neither is the only real one.
+// a memory map, and on a kernel that caches files in large folios (this
+// host's Linux 6.18 with ext4 does) the binary is then mapped in 2 MB pages
+// until those folios are dropped. docs/design.md has what that did to
+// start-up here. Both are measured; neither is the only real one.
 func benchDirect(ctx context.Context, r *benchIndexReport, root string, files []index.File) error {
 	saved := benchExe
 	benchExe = ""
 	defer func() { benchExe = saved }()
-	var starts, warm, edits []childTime
+	r.DirectStartMS = startUp(ctx, func(run childRun) { r.DirectHugeTextKiB = max(r.DirectHugeTextKiB, run.hugeText) })
+	var warm, edits []childTime
 	for range benchReps {
-		if _, run, err := gritRun(ctx, "version"); err == nil {
-			starts = append(starts, childTime{run.wall, run})
-			r.DirectHugeTextKiB = max(r.DirectHugeTextKiB, run.hugeText)
-		}
 		st, run, err := indexRun(ctx, root)
 		if err != nil {
 			return err
 		}
 		warm = append(warm, childTime{st.Duration, run})
 		if len(files) >= 3 {
-			d, run, err := editRun(ctx, root, []string{filepath.Join(root, filepath.FromSlash(files[len(files)/2].Path))})
+			d, run, err := editRun(ctx, root, editedFiles(root, files, 1))
 			if err != nil {
 				return err
 			}
 			edits = append(edits, childTime{d, run})
 		}
 	}
-	if len(starts) > 0 {
-		r.DirectStartMS, _, _ = medianRun(starts)
-	}
 	r.DirectWarmMS, _, _ = medianRun(warm)
 	if len(edits) > 0 {
 		r.DirectEdit1MS, r.DirectEdit1WallMS, _ = medianRun(edits)
 	}
 	return nil
+}
+
+// startUp is the median of benchReps runs of 'grit version' (0 if none
+// ran); note sees each run.
+func startUp(ctx context.Context, note func(childRun)) float64 {
+	var starts []childTime
+	for range benchReps {
+		if _, run, err := gritRun(ctx, "version"); err == nil {
+			note(run)
+			starts = append(starts, childTime{run.wall, run})
+		}
+	}
+	if len(starts) == 0 {
+		return 0
+	}
+	t, _, _ := medianRun(starts)
+	return t
+}
+
+// editedFiles picks n of files (in path order) spread evenly, the middle one
+// for n = 1, as paths under root.
+func editedFiles(root string, files []index.File, n int) []string {
+	var picked []string
+	for i := range n {
+		picked = append(picked, filepath.Join(root, filepath.FromSlash(files[(2*i+1)*len(files)/(2*n)].Path)))
+	}
+	return picked
 }
 
 // editRun appends a comment to each file, indexes, then restores the files

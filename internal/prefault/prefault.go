@@ -22,8 +22,8 @@
 package prefault
 
 // Window is how much of the heap mapping, from the first allocation on, is
-// populated: a one-file update or a search of a repository of sympy's size
-// grows the heap by 2–3 MB in all.
+// populated: a one-file update of sympy touched about 2.5 MB of heap after
+// this package's init (620 page faults).
 const Window = 4 << 20
 
 // region is the [start, end) a populate covers.

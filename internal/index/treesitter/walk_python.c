@@ -8,7 +8,6 @@
 // query's order. Matches completing on one node (a decorated definition and
 // its inner definition) are order-free on the Go side.
 #include <string.h>
-#include <time.h>
 #include "extract.h"
 #include "tsinternal.h"
 
