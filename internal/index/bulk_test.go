@@ -8,18 +8,35 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/grit-dev/grit/internal/index"
+	"github.com/grit-dev/grit/internal/index/treesitter"
 )
 
 // TestColdEqualsIncremental builds one repository twice: cold in one run
 // (the bulk path: calls loaded through a temporary table, secondary indexes
 // built last) and file batch by file batch (the incremental path). Both
 // must store the same definitions, calls with their resolution, imports and
-// references.
+// references. It runs twice: the second time the incremental side's parser
+// is slow, so that its writer always reads a file's stored rows while the
+// file is still being parsed (writer.prepare).
 func TestColdEqualsIncremental(t *testing.T) {
+	t.Run("parser", func(t *testing.T) { coldEqualsIncremental(t, treesitter.New()) })
+	t.Run("slow-parser", func(t *testing.T) { coldEqualsIncremental(t, slowParser{treesitter.New()}) })
+}
+
+// slowParser parses as p does, 2 ms later.
+type slowParser struct{ *treesitter.Parser }
+
+func (p slowParser) Parse(ctx context.Context, path string, src []byte) (*index.Parsed, error) {
+	time.Sleep(2 * time.Millisecond)
+	return p.Parser.Parse(ctx, path, src)
+}
+
+func coldEqualsIncremental(t *testing.T, incParser index.Parser) {
 	const n = 90
 	src := make(map[string]string, n)
 	for i := range n {
@@ -63,7 +80,11 @@ func TestColdEqualsIncremental(t *testing.T) {
 	}
 
 	inc := t.TempDir()
-	ixInc := open(t, inc, index.Options{})
+	ixInc, err := index.Open(context.Background(), inc, incParser, index.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ixInc.Close() })
 	for i := 0; i < n; i += 20 {
 		write(inc, names[i:min(i+20, n)])
 		update(t, ixInc)

@@ -172,7 +172,7 @@ func (t texts) of(v any) string {
 
 // loadHashes fills in the stored content hash of each file to read that the
 // index has: a file whose mtime moved but whose bytes did not is not parsed.
-func loadHashes(ctx context.Context, tx *store.Tx, stored map[string]*storedFile, toRead []seenFile) error {
+func loadHashes(ctx context.Context, tx querier, stored map[string]*storedFile, toRead []seenFile) error {
 	byID := map[int64]*storedFile{}
 	for _, s := range toRead {
 		if old := stored[s.path]; old != nil {
@@ -288,16 +288,24 @@ func (ix *Index) update(ctx context.Context, only []string) (Stats, error) {
 	if len(toRead) > 0 || len(removed) > 0 {
 		// Files are parsed on all cores and streamed, in path order, to the
 		// one writer: only a window of parse results is held in memory.
+		// Parsing starts before the write transaction, and the writer reads
+		// what it needs of a file's stored rows while the file is parsed.
+		// The hashes are read first, outside the transaction: the index
+		// lock keeps other writers out.
+		if err := loadHashes(ctx, ix.db, stored, toRead); err != nil {
+			return st, fmt.Errorf("update: %w", store.Classify(err))
+		}
+		ps := ix.startParse(ctx, toRead, stored)
+		defer ps.stop()
 		w := &writer{ix: ix, stored: stored}
 		err := ix.db.Write(ctx, func(tx *store.Tx) error {
 			w.tx = tx
-			if err := loadHashes(ctx, tx, stored, toRead); err != nil {
-				return err
-			}
 			if err := w.begin(ctx, toRead, removed); err != nil {
 				return err
 			}
-			err := ix.parseStream(ctx, toRead, stored, func(r *parsedFile) error {
+			err := ps.each(ix.opts.Progress, func(i int) error {
+				return w.prepare(ctx, toRead[i].path)
+			}, func(r *parsedFile) error {
 				switch {
 				case r.same:
 					st.Reused++
@@ -311,6 +319,7 @@ func (ix *Index) update(ctx context.Context, only []string) (Stats, error) {
 			if err != nil {
 				return err
 			}
+			ps.stop()
 			if r, ok := ix.parser.(releaser); ok && w.bulk {
 				r.Release()
 			}
@@ -359,72 +368,95 @@ const (
 	windowBytes = 8 << 20
 )
 
-// parseStream reads and parses files on all cores and calls each with the
-// results in input order, from the calling goroutine. At most a window of
-// results waits in memory; an error from each stops the stream.
-func (ix *Index) parseStream(ctx context.Context, files []seenFile, stored map[string]*storedFile, each func(*parsedFile) error) error {
+// parseStream reads and parses files on all cores, in the background from
+// the moment it is made; its results are taken in input order with each.
+// At most a window of results waits in memory.
+type parseStream struct {
+	files             []seenFile
+	slots             []chan *parsedFile // buffered: a worker never blocks on a slot
+	weight            func(i int) int64
+	inFlight, inBytes *semaphore.Weighted
+	ctx               context.Context
+	cancel            context.CancelFunc
+	wg                sync.WaitGroup
+}
+
+func (ix *Index) startParse(ctx context.Context, files []seenFile, stored map[string]*storedFile) *parseStream {
 	n := len(files)
-	if n == 0 {
-		return nil
-	}
-	workers := min(runtime.GOMAXPROCS(0), n)
-	ctx, cancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	defer func() {
-		cancel() // before Wait: the feeder and the workers stop
-		wg.Wait()
-	}()
-	slots := make([]chan *parsedFile, n) // buffered: a worker never blocks on a slot
-	for i := range slots {
-		slots[i] = make(chan *parsedFile, 1)
+	workers := max(1, min(runtime.GOMAXPROCS(0), n))
+	ps := &parseStream{files: files, slots: make([]chan *parsedFile, n)}
+	ps.ctx, ps.cancel = context.WithCancel(ctx)
+	for i := range ps.slots {
+		ps.slots[i] = make(chan *parsedFile, 1)
 	}
 	// The window: results wait for the writer in order, so a big file
 	// holds back all that were parsed after it. A window of 4 files a
 	// worker left the other core idle behind each one: a cold index of
 	// sympy took about 7% longer than with 64. This one is wide in files
 	// and bounded in bytes.
-	inFlight := semaphore.NewWeighted(windowFiles * int64(workers))
-	inBytes := semaphore.NewWeighted(windowBytes)
-	weight := func(i int) int64 { return min(max(files[i].size, 1), windowBytes) }
+	ps.inFlight = semaphore.NewWeighted(windowFiles * int64(workers))
+	ps.inBytes = semaphore.NewWeighted(windowBytes)
+	ps.weight = func(i int) int64 { return min(max(files[i].size, 1), windowBytes) }
 	jobs := make(chan int)
-	go func() {
+	ps.wg.Go(func() {
 		defer close(jobs)
 		for i := range n {
-			if inFlight.Acquire(ctx, 1) != nil || inBytes.Acquire(ctx, weight(i)) != nil {
+			if ps.inFlight.Acquire(ps.ctx, 1) != nil || ps.inBytes.Acquire(ps.ctx, ps.weight(i)) != nil {
 				return
 			}
 			select {
 			case jobs <- i:
-			case <-ctx.Done():
+			case <-ps.ctx.Done():
 				return
 			}
 		}
-	}()
+	})
 	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		ps.wg.Go(func() {
 			for i := range jobs {
-				slots[i] <- ix.readOne(ctx, files[i], stored[files[i].path])
+				ps.slots[i] <- ix.readOne(ps.ctx, files[i], stored[files[i].path])
 			}
-		}()
+		})
 	}
+	return ps
+}
+
+// stop ends the stream (its workers and feeder stop) and waits for it.
+func (ps *parseStream) stop() {
+	ps.cancel()
+	ps.wg.Wait()
+}
+
+// each calls fn with every result in input order, from the calling
+// goroutine; an error from fn stops it. While file i is still being parsed
+// it calls idle(i) first, if set: work that does not need the result.
+func (ps *parseStream) each(progress func(done, total int), idle func(i int) error, fn func(*parsedFile) error) error {
+	n := len(ps.files)
 	for i := range n {
 		var r *parsedFile
 		select {
-		case r = <-slots[i]:
-		case <-ctx.Done():
-			return ctx.Err()
+		case r = <-ps.slots[i]:
+		default:
+			if idle != nil {
+				if err := idle(i); err != nil {
+					return err
+				}
+			}
+			select {
+			case r = <-ps.slots[i]:
+			case <-ps.ctx.Done():
+				return ps.ctx.Err()
+			}
 		}
-		if err := ctx.Err(); err != nil {
+		if err := ps.ctx.Err(); err != nil {
 			return err // r may be "interrupted"
 		}
-		inFlight.Release(1)
-		inBytes.Release(weight(i))
-		if ix.opts.Progress != nil {
-			ix.opts.Progress(i+1, n)
+		ps.inFlight.Release(1)
+		ps.inBytes.Release(ps.weight(i))
+		if progress != nil {
+			progress(i+1, n)
 		}
-		if err := each(r); err != nil {
+		if err := fn(r); err != nil {
 			return err
 		}
 	}

@@ -63,6 +63,8 @@ type writer struct {
 	need    []string      // writeFile's names to intern, reused
 	counts  map[int64]int // writeFile's reference counts, reused
 	insFile *sql.Stmt     // prepared once: one row per file
+
+	prepared map[int64]*oldRows // by file id: read while the file was parsed
 }
 
 // packedCalls are a parsed file's calls waiting to be resolved and written,
@@ -485,6 +487,73 @@ type oldDef struct {
 	nameID int64
 }
 
+// oldRows is what writeFile needs of a file's stored rows before it
+// replaces them: its definitions, by qualified name and kind (whose IDs
+// survive the edit), and its names known in w.names.
+type oldRows struct {
+	reuse map[string][]int64
+	defs  []oldDef
+}
+
+// prepare reads what writeFile will need of path's stored rows, if the
+// index has the file: the writer does it while the file is still parsed.
+func (w *writer) prepare(ctx context.Context, path string) error {
+	old := w.stored[path]
+	if old == nil || old.skip != "" || w.prepared[old.id] != nil {
+		return nil
+	}
+	o, err := w.readOld(ctx, old.id)
+	if err != nil {
+		return err
+	}
+	if w.prepared == nil {
+		w.prepared = map[int64]*oldRows{}
+	}
+	w.prepared[old.id] = o
+	return nil
+}
+
+// oldRows is file's rows as prepare read them, or as read now.
+func (w *writer) oldRows(ctx context.Context, file int64) (*oldRows, error) {
+	if o := w.prepared[file]; o != nil {
+		delete(w.prepared, file)
+		return o, nil
+	}
+	return w.readOld(ctx, file)
+}
+
+func (w *writer) readOld(ctx context.Context, file int64) (*oldRows, error) {
+	o := &oldRows{reuse: map[string][]int64{}}
+	rows, err := w.tx.QueryContext(ctx, `SELECT d.id, `+qnameSQL+`, d.kind, d.name_id FROM defs d JOIN names n ON n.id = d.name_id WHERE d.file_id = ? ORDER BY d.start`, file)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var d oldDef
+		var q string
+		var k int
+		if err := rows.Scan(&d.id, &q, &k, &d.nameID); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		d.key = fmt.Sprintf("%s\x00%d", q, k)
+		o.reuse[d.key] = append(o.reuse[d.key], d.id)
+		o.defs = append(o.defs, d)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if !w.allNames {
+		// What an edited file refers to mostly did before: know those
+		// names by id (rowid lookups) so only new ones are searched by text.
+		if err := w.loadFileNames(ctx, file); err != nil {
+			return nil, err
+		}
+	}
+	return o, nil
+}
+
 // writeFile replaces one parsed file's definitions (keeping the IDs of those
 // whose qualified name and kind survive), calls and references.
 func (w *writer) writeFile(ctx context.Context, fileID int64, c *parsedFile, existed bool) error {
@@ -492,30 +561,11 @@ func (w *writer) writeFile(ctx context.Context, fileID int64, c *parsedFile, exi
 	reuse := map[string][]int64{}
 	var olds []oldDef
 	if existed {
-		rows, err := w.tx.QueryContext(ctx, `SELECT d.id, `+qnameSQL+`, d.kind, d.name_id FROM defs d JOIN names n ON n.id = d.name_id WHERE d.file_id = ? ORDER BY d.start`, fileID)
+		old, err := w.oldRows(ctx, fileID)
 		if err != nil {
 			return err
 		}
-		for rows.Next() {
-			var o oldDef
-			var q string
-			var k int
-			if err := rows.Scan(&o.id, &q, &k, &o.nameID); err != nil {
-				rows.Close()
-				return err
-			}
-			o.key = fmt.Sprintf("%s\x00%d", q, k)
-			reuse[o.key] = append(reuse[o.key], o.id)
-			olds = append(olds, o)
-		}
-		rows.Close()
-		if !w.allNames {
-			// What an edited file refers to mostly did before: know those
-			// names by id (rowid lookups) so only new ones are searched by text.
-			if err := w.loadFileNames(ctx, fileID); err != nil {
-				return err
-			}
-		}
+		reuse, olds = old.reuse, old.defs
 		if err := w.deleteDefs(ctx, fileID); err != nil {
 			return err
 		}
