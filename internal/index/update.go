@@ -381,6 +381,8 @@ type parseStream struct {
 	wg                sync.WaitGroup
 }
 
+// startParse starts reading and parsing files (compared with stored) on
+// all cores; stop must follow.
 func (ix *Index) startParse(ctx context.Context, files []seenFile, stored map[string]*storedFile) *parseStream {
 	n := len(files)
 	workers := max(1, min(runtime.GOMAXPROCS(0), n))
