@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -20,19 +22,37 @@ import (
 // (the bulk path: calls loaded through a temporary table, secondary indexes
 // built last) and file batch by file batch (the incremental path). Both
 // must store the same definitions, calls with their resolution, imports and
-// references. It runs twice: the second time the incremental side's parser
-// is slow, so that its writer always reads a file's stored rows while the
-// file is still being parsed (writer.prepare).
+// references. It runs twice: the second time the incremental side parses
+// on one worker and is slow to parse a file again, so that its writer reads
+// an edited file's stored rows while the file is being parsed
+// (writer.prepare).
 func TestColdEqualsIncremental(t *testing.T) {
 	t.Run("parser", func(t *testing.T) { coldEqualsIncremental(t, treesitter.New()) })
-	t.Run("slow-parser", func(t *testing.T) { coldEqualsIncremental(t, slowParser{treesitter.New()}) })
+	t.Run("slow-parser", func(t *testing.T) {
+		// One worker parses the files in order: the next one is being
+		// parsed while the writer writes this one.
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+		coldEqualsIncremental(t, &slowParser{Parser: treesitter.New(), seen: map[string]bool{}})
+	})
 }
 
-// slowParser parses as p does, 2 ms later.
-type slowParser struct{ *treesitter.Parser }
+// slowParser parses as its Parser does, but a file it has parsed before
+// takes 10 ms more: the writer, which takes a few milliseconds a file, is
+// waiting for it when it gets there.
+type slowParser struct {
+	*treesitter.Parser
+	mu   sync.Mutex
+	seen map[string]bool
+}
 
-func (p slowParser) Parse(ctx context.Context, path string, src []byte) (*index.Parsed, error) {
-	time.Sleep(2 * time.Millisecond)
+func (p *slowParser) Parse(ctx context.Context, path string, src []byte) (*index.Parsed, error) {
+	p.mu.Lock()
+	again := p.seen[path]
+	p.seen[path] = true
+	p.mu.Unlock()
+	if again {
+		time.Sleep(10 * time.Millisecond)
+	}
 	return p.Parser.Parse(ctx, path, src)
 }
 

@@ -374,6 +374,7 @@ const (
 type parseStream struct {
 	files             []seenFile
 	slots             []chan *parsedFile // buffered: a worker never blocks on a slot
+	changed           []chan struct{}    // buffered: signalled when a file read differs from what is stored
 	weight            func(i int) int64
 	inFlight, inBytes *semaphore.Weighted
 	ctx               context.Context
@@ -390,6 +391,12 @@ func (ix *Index) startParse(ctx context.Context, files []seenFile, stored map[st
 	ps.ctx, ps.cancel = context.WithCancel(ctx)
 	for i := range ps.slots {
 		ps.slots[i] = make(chan *parsedFile, 1)
+	}
+	if len(stored) > 0 { // else each has nothing to do for a file in its idle time
+		ps.changed = make([]chan struct{}, n)
+		for i := range ps.changed {
+			ps.changed[i] = make(chan struct{}, 1)
+		}
 	}
 	// The window: results wait for the writer in order, so a big file
 	// holds back all that were parsed after it. A window of 4 files a
@@ -416,7 +423,11 @@ func (ix *Index) startParse(ctx context.Context, files []seenFile, stored map[st
 	for range workers {
 		ps.wg.Go(func() {
 			for i := range jobs {
-				ps.slots[i] <- ix.readOne(ps.ctx, files[i], stored[files[i].path])
+				var changed func()
+				if ps.changed != nil {
+					changed = func() { ps.changed[i] <- struct{}{} }
+				}
+				ps.slots[i] <- ix.readOne(ps.ctx, files[i], stored[files[i].path], changed)
 			}
 		})
 	}
@@ -430,25 +441,15 @@ func (ps *parseStream) stop() {
 }
 
 // each calls fn with every result in input order, from the calling
-// goroutine; an error from fn stops it. While file i is still being parsed
-// it calls idle(i) first, if set: work that does not need the result.
+// goroutine; an error from fn stops it. While file i is being parsed (its
+// content differs from what is stored) it calls idle(i) first, if set: work
+// that does not need the result.
 func (ps *parseStream) each(progress func(done, total int), idle func(i int) error, fn func(*parsedFile) error) error {
 	n := len(ps.files)
 	for i := range n {
-		var r *parsedFile
-		select {
-		case r = <-ps.slots[i]:
-		default:
-			if idle != nil {
-				if err := idle(i); err != nil {
-					return err
-				}
-			}
-			select {
-			case r = <-ps.slots[i]:
-			case <-ps.ctx.Done():
-				return ps.ctx.Err()
-			}
+		r, err := ps.next(i, idle)
+		if err != nil {
+			return err
 		}
 		if err := ps.ctx.Err(); err != nil {
 			return err // r may be "interrupted"
@@ -465,11 +466,40 @@ func (ps *parseStream) each(progress func(done, total int), idle func(i int) err
 	return nil
 }
 
+// next waits for file i's result, running idle(i) while the file is parsed.
+func (ps *parseStream) next(i int, idle func(i int) error) (*parsedFile, error) {
+	select {
+	case r := <-ps.slots[i]:
+		return r, nil
+	default:
+	}
+	if idle != nil && ps.changed != nil {
+		select {
+		case <-ps.changed[i]:
+			if err := idle(i); err != nil {
+				return nil, err
+			}
+		case r := <-ps.slots[i]: // unchanged, unreadable: read, not parsed
+			return r, nil
+		case <-ps.ctx.Done():
+			return nil, ps.ctx.Err()
+		}
+	}
+	select {
+	case r := <-ps.slots[i]:
+		return r, nil
+	case <-ps.ctx.Done():
+		return nil, ps.ctx.Err()
+	}
+}
+
 // srcBufs are readOne's file buffers, reused: a cold index reads the whole
 // repository (28 MB on sympy), and a Parser keeps nothing of what it parses.
 var srcBufs = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
 
-func (ix *Index) readOne(ctx context.Context, s seenFile, old *storedFile) *parsedFile {
+// readOne reads, hashes and (unless its content is as stored) parses one
+// file; changed, if set, is called as soon as the content is known to differ.
+func (ix *Index) readOne(ctx context.Context, s seenFile, old *storedFile, changed func()) *parsedFile {
 	r := &parsedFile{seen: s}
 	bp := srcBufs.Get().(*[]byte)
 	defer func() {
@@ -490,6 +520,9 @@ func (ix *Index) readOne(ctx context.Context, s seenFile, old *storedFile) *pars
 	if old != nil && old.skip == "" && old.lang == s.lang && bytes.Equal(old.hash, r.hash) {
 		r.same = true
 		return r
+	}
+	if changed != nil {
+		changed()
 	}
 	if bytes.IndexByte(src[:min(len(src), 8<<10)], 0) >= 0 {
 		r.skip = "binary"
