@@ -1,4 +1,6 @@
-// Package app is the composition root: it opens the store, builds every service
-// and wires them together. It is the only package that knows all the parts; the
-// faces (cli, web) call it and nothing below it knows it exists.
+// Package app is the composition root: it opens the store with the
+// tree-sitter parser and builds the services (agent sessions, the fix
+// pipeline, the explorer, the context layer) from settings. It holds wiring
+// only; the faces (cli, web, mcp) call it and nothing below it knows it
+// exists.
 package app

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/grit-dev/grit/internal/explore"
 	"github.com/grit-dev/grit/internal/index"
 	"github.com/grit-dev/grit/internal/index/treesitter"
 )
@@ -93,4 +94,14 @@ func parseAll(ctx context.Context, root string, paths []string, workers int, fn 
 	default:
 	}
 	return time.Since(start), ctx.Err()
+}
+
+// NewExplorer builds the explorer service over the tree-sitter parser.
+func NewExplorer(o explore.Options) *explore.Explorer {
+	o.OpenIndex = OpenIndex
+	o.Parse = EditParse
+	o.AST = func(ctx context.Context, path string, src []byte, r *[2]int) (*index.ASTNode, error) {
+		return NewParser().AST(ctx, path, src, r)
+	}
+	return explore.New(o)
 }

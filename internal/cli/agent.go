@@ -15,6 +15,7 @@ import (
 	"github.com/grit-dev/grit/internal/agent"
 	"github.com/grit-dev/grit/internal/app"
 	"github.com/grit-dev/grit/internal/config"
+	"github.com/grit-dev/grit/internal/contextlayer"
 	"github.com/grit-dev/grit/internal/provider"
 	"github.com/spf13/cobra"
 )
@@ -217,7 +218,7 @@ func runHeadless(e *env, f agentFlags, prompt string) error {
 		Result: res.Text, SessionID: sessionID, NumTurns: res.Turns,
 		DurationMS: time.Since(start).Milliseconds(), Usage: toUsageJSON(res.Usage),
 	}
-	if cost, ok := app.CostUSD(s.Model, res.Usage); ok {
+	if cost, ok := provider.CostUSD(s.Model, res.Usage); ok {
 		out.TotalCostUSD = cost
 	}
 	code := ExitOK
@@ -298,8 +299,8 @@ func oneLine(s string, max int) string {
 type chat struct {
 	e     *env
 	s     *app.AgentSession
-	layer *app.ContextLayer // context files, memory, skills, compaction
-	lines <-chan string     // the user's input lines; closed at EOF
+	layer *contextlayer.Layer // context files, memory, skills, compaction
+	lines <-chan string       // the user's input lines; closed at EOF
 	quit  bool
 	// streaming says model text is being printed and needs a newline.
 	streaming bool
@@ -360,7 +361,7 @@ func slashModel(ctx context.Context, c *chat, arg string) error {
 	}
 	window := 0
 	if c.layer != nil {
-		window = app.ContextWindow(ctx, arg, c.s.Settings, c.s.Agent.Provider())
+		window = contextlayer.WindowOf(ctx, arg, c.s.Settings, c.s.Agent.Provider())
 		c.layer.SetModel(arg, window)
 	}
 	if window > 0 {

@@ -8,7 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/grit-dev/grit/internal/app"
+	"github.com/grit-dev/grit/internal/explore"
+	"github.com/grit-dev/grit/internal/web"
 )
 
 type exploreFlags struct {
@@ -56,10 +57,10 @@ anything but loopback requires --token. The JSON API the page uses is under
 				}
 				source = exploreRoot(wd)
 			}
-			if _, err := app.ParseSource(source); err != nil {
+			if _, err := explore.ParseSource(source); err != nil {
 				return usageErrorf("%v", err)
 			}
-			srv, err := app.StartExplorer(app.ExploreServeOptions{Source: source, Addr: f.addr, Token: f.token, Model: f.model})
+			srv, err := web.Start(web.StartOptions{Source: source, Addr: f.addr, Token: f.token, Model: f.model})
 			if err != nil {
 				return err
 			}

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/grit-dev/grit/internal/app"
+	"github.com/grit-dev/grit/internal/contextlayer"
 )
 
 type initFlags struct {
@@ -39,7 +40,7 @@ true: edit what init wrote. An existing AGENTS.md is never replaced without --fo
 				return err
 			}
 			rep, err := app.InitAgentsMD(e.ctx, root, f.force, f.dryRun)
-			if errors.Is(err, app.ErrExists) {
+			if errors.Is(err, contextlayer.ErrExists) {
 				return usageErrorf("%v", err)
 			}
 			if err != nil {

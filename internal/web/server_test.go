@@ -18,6 +18,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/grit-dev/grit/internal/app"
+	"github.com/grit-dev/grit/internal/explore"
 	"github.com/grit-dev/grit/internal/web"
 )
 
@@ -29,7 +30,7 @@ type fixture struct {
 	base   string // http://127.0.0.1:PORT
 	host   string // 127.0.0.1:PORT
 	token  string
-	srv    *app.ExploreServer
+	srv    *web.Explorer
 	client *http.Client
 }
 
@@ -57,7 +58,7 @@ func startFixture(t *testing.T, model string) *fixture {
 	t.Helper()
 	root := extract(t)
 	f := &fixture{t: t, root: root, cache: t.TempDir()}
-	srv, err := app.StartExplorer(app.ExploreServeOptions{Source: root, Addr: "127.0.0.1:0", Model: model, CacheDir: f.cache})
+	srv, err := web.Start(web.StartOptions{Source: root, Addr: "127.0.0.1:0", Model: model, CacheDir: f.cache})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,13 +268,13 @@ func TestStateChangingRequestsNeedOriginAndToken(t *testing.T) {
 func TestReadEndpoints(t *testing.T) {
 	f := startFixture(t, "")
 
-	var st app.ExploreStatus
+	var st explore.Status
 	f.getJSON("/api/status", &st)
 	if !st.Ready || st.Root != f.root || st.Files != 4 || st.Defs == 0 {
 		t.Errorf("status = ready %v root %q files %d defs %d, want ready, %q, 4 files", st.Ready, st.Root, st.Files, st.Defs, f.root)
 	}
 
-	var res app.ExploreSearch
+	var res explore.SearchResult
 	f.getJSON("/api/search?q="+url.QueryEscape("resolve_redirects raises TooManyRedirects after max_redirects")+"&k=5", &res)
 	if len(res.Hits) == 0 {
 		t.Fatalf("search found nothing: %+v", res)
@@ -286,7 +287,7 @@ func TestReadEndpoints(t *testing.T) {
 		t.Errorf("top hit body %.60q score %v, want its source and a positive score", top.Body, top.Score)
 	}
 
-	var syms app.SymbolsResult
+	var syms explore.SymbolsResult
 	f.getJSON("/api/symbols?path=requests/sessions.py", &syms)
 	var names []string
 	for _, d := range syms.Symbols {
@@ -298,25 +299,25 @@ func TestReadEndpoints(t *testing.T) {
 	}
 
 	d := top.Def
-	var ast app.ASTNode
+	var ast explore.ASTNode
 	f.getJSON("/api/ast?path=requests/sessions.py&start="+itoa(d.Start)+"&end="+itoa(d.End), &ast)
 	if ast.Type != "function_definition" || ast.Start != d.Start || ast.End != d.End || len(ast.Children) == 0 {
 		t.Errorf("ast root = %s [%d,%d) with %d children, want function_definition [%d,%d)", ast.Type, ast.Start, ast.End, len(ast.Children), d.Start, d.End)
 	}
 
-	var file app.FileSlice
+	var file explore.FileSlice
 	f.getJSON("/api/file?path=requests/sessions.py&start="+itoa(d.Start)+"&end="+itoa(d.End), &file)
 	if file.Text != top.Body {
 		t.Errorf("file slice = %.60q, want the definition's body %.60q", file.Text, top.Body)
 	}
 
-	var send app.Def
+	var send explore.Def
 	for _, s := range syms.Symbols {
 		if s.QName == "Session.send" {
 			send = s
 		}
 	}
-	var e app.Edges
+	var e explore.Edges
 	f.getJSON("/api/edges?path=requests/sessions.py&def="+itoa(int(send.ID)), &e)
 	if len(e.Imports) != 1 || e.Imports[0].Resolved != "requests/adapters.py" {
 		t.Errorf("imports = %+v, want .adapters resolved to requests/adapters.py", e.Imports)
@@ -442,7 +443,7 @@ func fuzzFixture(t *testing.T) *fixture {
 	parent := filepath.Dir(root)
 	os.WriteFile(filepath.Join(parent, "secret.txt"), []byte("CANARY"), 0o644)
 	os.Symlink(parent, filepath.Join(root, "escape"))
-	srv, err := app.StartExplorer(app.ExploreServeOptions{Source: root, Addr: "127.0.0.1:0", CacheDir: t.TempDir()})
+	srv, err := web.Start(web.StartOptions{Source: root, Addr: "127.0.0.1:0", CacheDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -516,7 +517,7 @@ func TestCloneBareRepo(t *testing.T) {
 		t.Fatalf("POST /api/clone %s = %d %s, want 202", bare, resp.StatusCode, b)
 	}
 	f.srv.X.Wait()
-	var st app.ExploreStatus
+	var st explore.Status
 	f.getJSON("/api/status", &st)
 	wantPrefix := filepath.Join(f.cache, "repos", "local")
 	if !st.Ready || !strings.HasPrefix(st.Root, wantPrefix) || st.Job == nil || st.Job.Phase != "ready" {
@@ -528,7 +529,7 @@ func TestCloneBareRepo(t *testing.T) {
 	if n := gitDepth(t, st.Root); n != 1 {
 		t.Errorf("clone has %d commits, want a shallow clone of 1", n)
 	}
-	var res app.ExploreSearch
+	var res explore.SearchResult
 	f.getJSON("/api/search?q=only_in_the_clone", &res)
 	if len(res.Hits) == 0 || res.Hits[0].Def.Name != "only_in_the_clone" {
 		t.Errorf("search in the clone = %+v, want only_in_the_clone first", res.Hits)
@@ -541,7 +542,7 @@ func TestCloneBareRepo(t *testing.T) {
 		t.Fatalf("second POST /api/clone = %d %s, want 202", resp.StatusCode, b)
 	}
 	f.srv.X.Wait()
-	var st2 app.ExploreStatus
+	var st2 explore.Status
 	f.getJSON("/api/status", &st2)
 	if st2.Root != st.Root || st2.Job.Phase != "ready" {
 		t.Errorf("second clone: root %q phase %s, want %q ready", st2.Root, st2.Job.Phase, st.Root)
@@ -584,9 +585,9 @@ func TestModelApplyUndo(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := startFixture(t, "scripted:"+script)
-	var syms app.SymbolsResult
+	var syms explore.SymbolsResult
 	f.getJSON("/api/symbols?path=requests/sessions.py", &syms)
-	var target app.Def
+	var target explore.Def
 	for _, d := range syms.Symbols {
 		if d.QName == "Session.get_adapter" {
 			target = d
@@ -600,7 +601,7 @@ func TestModelApplyUndo(t *testing.T) {
 	}
 	events := sse(t, b)
 	var deltas int
-	var prop app.ModelProposal
+	var prop explore.ModelProposal
 	for _, ev := range events {
 		switch ev[0] {
 		case "delta":
@@ -638,7 +639,7 @@ func TestModelApplyUndo(t *testing.T) {
 	if !strings.Contains(string(now), "        best = None\n") || !strings.Contains(string(now), "class TooManyRedirects(Exception):") {
 		t.Fatalf("after apply the file is:\n%s", now)
 	}
-	var res app.ExploreSearch
+	var res explore.SearchResult
 	f.getJSON("/api/search?q=longest+prefix+match+adapter", &res)
 	if len(res.Hits) == 0 || !strings.Contains(res.Hits[0].Body, "best = None") {
 		t.Errorf("search after apply does not see the new body (index not updated)")
@@ -665,7 +666,7 @@ func TestModelUnavailableSaysHowToStartOne(t *testing.T) {
 	ln.Close() // nothing listens there now
 	t.Setenv("OLLAMA_HOST", "http://"+addr)
 	f := startFixture(t, "ollama:qwen2.5-coder:7b")
-	var syms app.SymbolsResult
+	var syms explore.SymbolsResult
 	f.getJSON("/api/symbols?path=requests/adapters.py", &syms)
 	resp, b := f.post("/api/model", mustJSON(map[string]any{"def_id": syms.Symbols[1].ID, "task": "retry on errors"}))
 	if resp.StatusCode != 200 {
@@ -688,7 +689,7 @@ func TestModelUnavailableSaysHowToStartOne(t *testing.T) {
 }
 
 func TestNonLoopbackNeedsToken(t *testing.T) {
-	x := app.NewExplorer(app.ExploreOptions{CacheDir: t.TempDir()})
+	x := app.NewExplorer(explore.Options{CacheDir: t.TempDir()})
 	defer x.Close()
 	for _, tc := range []struct {
 		addr, token string
@@ -702,7 +703,7 @@ func TestNonLoopbackNeedsToken(t *testing.T) {
 		{"192.0.2.1:0", "", false},
 		{"0.0.0.0:0", "secret", true},
 	} {
-		_, err := web.New(app.ExploreBackend(x), web.Options{Addr: tc.addr, Token: tc.token})
+		_, err := web.New(web.ExploreBackend(x), web.Options{Addr: tc.addr, Token: tc.token})
 		if (err == nil) != tc.ok {
 			t.Errorf("web.New(addr %q, token %q) error = %v, want ok=%v", tc.addr, tc.token, err, tc.ok)
 		}
@@ -710,9 +711,9 @@ func TestNonLoopbackNeedsToken(t *testing.T) {
 }
 
 func TestListenIsLoopbackByDefault(t *testing.T) {
-	x := app.NewExplorer(app.ExploreOptions{CacheDir: t.TempDir()})
+	x := app.NewExplorer(explore.Options{CacheDir: t.TempDir()})
 	defer x.Close()
-	s, err := web.New(app.ExploreBackend(x), web.Options{Addr: "127.0.0.1:0"})
+	s, err := web.New(web.ExploreBackend(x), web.Options{Addr: "127.0.0.1:0"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,10 +17,12 @@ package web
 
 import (
 	"context"
+
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/grit-dev/grit/internal/explore"
 	"net"
 	"net/http"
 	"net/url"
@@ -37,24 +39,25 @@ type Options struct {
 	Token string
 }
 
-// Backend is what the server serves. Results are JSON-encodable values
-// (their shapes are documented in docs/api.md); errors that are a client's
-// mistake are *Error with a status. app.ExploreBackend implements it.
+// Backend is what the server serves. Its results are the explorer's Go
+// types, which are the JSON shapes of docs/api.md (TestAPIDoc holds the two
+// together); errors that are a client's mistake are *Error with a status.
+// ExploreBackend implements it over an explore.Explorer.
 type Backend interface {
-	Status(ctx context.Context) any
-	Search(ctx context.Context, text, traceback string, k int) (any, error)
-	Symbols(ctx context.Context, path string) (any, error)
-	AST(ctx context.Context, path string, r *[2]int) (any, error)
-	Edges(ctx context.Context, path string, defID int64) (any, error)
-	File(ctx context.Context, path string, start, end int) (any, error)
+	Status(ctx context.Context) explore.Status
+	Search(ctx context.Context, text, traceback string, k int) (*explore.SearchResult, error)
+	Symbols(ctx context.Context, path string) (*explore.SymbolsResult, error)
+	AST(ctx context.Context, path string, r *[2]int) (*explore.ASTNode, error)
+	Edges(ctx context.Context, path string, defID int64) (*explore.Edges, error)
+	File(ctx context.Context, path string, start, end int) (*explore.FileSlice, error)
 	// Clone starts loading a path or git URL in the background.
 	Clone(source string) error
 	// CheckDef returns an error if defID is not a definition.
 	CheckDef(ctx context.Context, defID int64) error
 	// Propose asks the model, streaming text to onText; it writes nothing.
-	Propose(ctx context.Context, defID int64, task string, onText func(string)) (any, error)
-	Apply(ctx context.Context, defID int64, replacement, fileHash, task string) (any, error)
-	Undo(ctx context.Context) (any, error)
+	Propose(ctx context.Context, defID int64, task string, onText func(string)) (*explore.ModelProposal, error)
+	Apply(ctx context.Context, defID int64, replacement, fileHash, task string) (*explore.ApplyResult, error)
+	Undo(ctx context.Context) (*explore.UndoResult, error)
 }
 
 // Server serves one Backend.

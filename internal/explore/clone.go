@@ -1,4 +1,4 @@
-package app
+package explore
 
 import (
 	"bytes"
@@ -227,7 +227,7 @@ func (x *Explorer) remember(source, root string) error {
 	rs, _ := x.Recent() // a damaged list is replaced
 	out := []RecentRepo{{Source: source, Root: root, Opened: time.Now().UTC()}}
 	for _, r := range rs {
-		if r.Root != root && len(out) < exploreMaxRecent {
+		if r.Root != root && len(out) < maxRecent {
 			out = append(out, r)
 		}
 	}

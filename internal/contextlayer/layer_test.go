@@ -1,10 +1,9 @@
-package app
+package contextlayer
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,7 +58,7 @@ func say(text string) provider.Block { return provider.Block{Type: provider.Bloc
 
 // contextAgent wires an agent on root with the context layer and a
 // scripted model playing turns, recording into a session.
-func contextAgent(t *testing.T, root string, window int, turns ...turn) (*agent.Agent, *ContextLayer, *provider.Scripted, *session.Session) {
+func contextAgent(t *testing.T, root string, window int, turns ...turn) (*agent.Agent, *Layer, *provider.Scripted, *session.Session) {
 	t.Helper()
 	script, err := json.Marshal(map[string]any{"turns": turns})
 	if err != nil {
@@ -74,7 +73,7 @@ func contextAgent(t *testing.T, root string, window int, turns ...turn) (*agent.
 		t.Fatal(err)
 	}
 	home := t.TempDir()
-	l, err := NewContextLayer(ContextOptions{Root: env.Root, Model: "scripted:test", Window: window,
+	l, err := New(Options{Root: env.Root, Model: "scripted:test", Window: window,
 		ConfigOpts: config.LoadOptions{Home: home, Getenv: func(string) string { return "" }}})
 	if err != nil {
 		t.Fatal(err)
@@ -365,74 +364,11 @@ func TestContextRowsAddUpToWindow(t *testing.T) {
 	}
 }
 
-func TestCostUSD(t *testing.T) {
-	u := provider.Usage{InputTokens: 1_000_000, OutputTokens: 100_000, CacheReadTokens: 2_000_000, CacheWriteTokens: 0}
-	tests := []struct {
-		model string
-		want  float64
-		known bool
-	}{
-		{"anthropic:claude-sonnet-4-5", 3 + 1.5 + 0.6, true},
-		{"anthropic:claude-opus-4-5-20251101", 5 + 2.5 + 1, true},
-		{"openai:gpt-4o-mini", 0.15 + 0.06 + 0.15, true},
-		{"ollama:qwen2.5-coder:7b", 0, true},
-		{"scripted:x.json", 0, false},
-	}
-	for _, tc := range tests {
-		got, known := CostUSD(tc.model, u)
-		if known != tc.known || got < tc.want-1e-9 || got > tc.want+1e-9 {
-			t.Errorf("CostUSD(%q) = %v, %v; want %v, %v", tc.model, got, known, tc.want, tc.known)
-		}
-	}
-}
-
-func TestInitAgentsMD(t *testing.T) {
-	root := t.TempDir()
-	files := map[string]string{
-		"go.mod":               "module example.com/x\n\ngo 1.22\n",
-		"cmd/x/main.go":        "package main\n\nfunc main() {}\n",
-		"internal/a/a.go":      "package a\n\nfunc A() int { return 1 }\n",
-		"internal/a/a_test.go": "package a\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {}\n",
-		"scripts/gen.py":       "def gen():\n    pass\n",
-	}
-	for name, text := range files {
-		p := filepath.Join(root, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	rep, err := InitAgentsMD(context.Background(), root, false, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, _ := os.ReadFile(filepath.Join(root, "AGENTS.md"))
-	for _, want := range []string{"Test: `go test ./...`", "Build: `go build ./...`", "- go: 3 files", "- python: 1 files", "`internal/` — 2 files (go)", "`scripts/` — 1 files (python)", "- `cmd/x/main.go`"} {
-		if !strings.Contains(string(got), want) {
-			t.Errorf("AGENTS.md lacks %q:\n%s", want, got)
-		}
-	}
-	if !rep.Written || rep.Files != 4 {
-		t.Errorf("InitAgentsMD = written %v, %d files; want written, 4", rep.Written, rep.Files)
-	}
-	// A second run refuses to overwrite; --force replaces.
-	os.WriteFile(filepath.Join(root, "AGENTS.md"), []byte("mine\n"), 0o644)
-	if _, err := InitAgentsMD(context.Background(), root, false, false); !errors.Is(err, ErrExists) {
-		t.Errorf("second InitAgentsMD error = %v, want ErrExists", err)
-	}
-	if b, _ := os.ReadFile(filepath.Join(root, "AGENTS.md")); string(b) != "mine\n" {
-		t.Errorf("AGENTS.md was overwritten without force")
-	}
-	if _, err := InitAgentsMD(context.Background(), root, true, false); err != nil {
-		t.Errorf("InitAgentsMD with force: %v", err)
-	}
-}
-
 // An untrusted repository's own skills are not loaded: their files may run
 // code. The user's skills still are, and a warning says why.
 func TestUntrustedRepoSkillsLeftOut(t *testing.T) {
 	root := contextRepo(t)
-	l, err := NewContextLayer(ContextOptions{Root: root, ConfigOpts: config.LoadOptions{Home: t.TempDir()}, Untrusted: true})
+	l, err := New(Options{Root: root, ConfigOpts: config.LoadOptions{Home: t.TempDir()}, Untrusted: true})
 	if err != nil {
 		t.Fatal(err)
 	}

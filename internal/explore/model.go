@@ -1,4 +1,4 @@
-package app
+package explore
 
 import (
 	"context"
@@ -26,14 +26,14 @@ var explorePromptFS embed.FS
 
 var explorePrompt = template.Must(template.ParseFS(explorePromptFS, "prompts/explore_edit.tmpl"))
 
-// exploreMaxTokens bounds one reply of the Model tab.
-const exploreMaxTokens = 4096
+// maxTokens bounds one reply of the Model tab.
+const maxTokens = 4096
 
-// ExploreModelSpec resolves the Model tab's provider spec: flag, else the
+// ModelSpec resolves the Model tab's provider spec: flag, else the
 // user's and managed settings and GRIT_MODEL (never the explored repository's
 // own .grit/settings.json: a cloned repository is not trusted), else
 // config.DefaultModel.
-func ExploreModelSpec(flag string) string {
+func ModelSpec(flag string) string {
 	if flag != "" {
 		return flag
 	}
@@ -91,9 +91,9 @@ func modelHelp(spec string, err error) *ModelError {
 	return me
 }
 
-// exploreTarget loads a definition and its whole file, checking that the file
+// target loads a definition and its whole file, checking that the file
 // is the one the index saw.
-func (x *Explorer) exploreTarget(ctx context.Context, defID int64) (*exploreRepo, Def, []byte, error) {
+func (x *Explorer) target(ctx context.Context, defID int64) (*loadedRepo, Def, []byte, error) {
 	r, err := x.repo()
 	if err != nil {
 		return nil, Def{}, nil, err
@@ -119,7 +119,7 @@ func (x *Explorer) exploreTarget(ctx context.Context, defID int64) (*exploreRepo
 	return r, d, src, nil
 }
 
-func exploreOriginal(d Def, src []byte) edit.Original {
+func original(d Def, src []byte) edit.Original {
 	return edit.Original{Path: d.Path, Lang: d.Lang, Name: d.Name, File: src, Range: span.Range{Start: d.Start, End: d.End}}
 }
 
@@ -130,7 +130,7 @@ func (x *Explorer) Propose(ctx context.Context, defID int64, task string, onText
 	if strings.TrimSpace(task) == "" {
 		return nil, fmt.Errorf("%w: empty task", ErrBadRequest)
 	}
-	_, d, src, err := x.exploreTarget(ctx, defID)
+	_, d, src, err := x.target(ctx, defID)
 	if err != nil {
 		return nil, err
 	}
@@ -154,7 +154,7 @@ func (x *Explorer) Propose(ctx context.Context, defID int64, task string, onText
 	req := &provider.Request{
 		System:    sys.String(),
 		Messages:  []provider.Message{{Role: provider.RoleUser, Content: []provider.Block{{Type: provider.BlockText, Text: user.String()}}}},
-		MaxTokens: exploreMaxTokens,
+		MaxTokens: maxTokens,
 	}
 	resp, err := p.Send(ctx, req, func(ev provider.Event) {
 		if ev.Type == "text_delta" && onText != nil {
@@ -168,7 +168,7 @@ func (x *Explorer) Propose(ctx context.Context, defID int64, task string, onText
 		return nil, modelHelp(spec, err)
 	}
 	reply := provider.Message{Content: resp.Content}.Text()
-	v := edit.Check(ctx, exploreOriginal(d, src), reply, edit.CheckOptions{StopReason: string(resp.StopReason), Parse: EditParse})
+	v := edit.Check(ctx, original(d, src), reply, edit.CheckOptions{StopReason: string(resp.StopReason), Parse: x.opts.Parse})
 	mp := &ModelProposal{Def: d, Model: p.Name(), Reply: reply, StopReason: string(resp.StopReason), Usage: resp.Usage, Verdict: v, FileHash: edit.Hash(src)}
 	if v.Accept {
 		mp.Replacement = string(v.Source)
@@ -177,8 +177,8 @@ func (x *Explorer) Propose(ctx context.Context, defID int64, task string, onText
 	return mp, nil
 }
 
-// ExploreApply reports an Apply.
-type ExploreApply struct {
+// ApplyResult reports an Apply.
+type ApplyResult struct {
 	Path     string `json:"path"`
 	Snapshot string `json:"snapshot"`
 	Diff     string `json:"diff"`
@@ -189,15 +189,15 @@ type ExploreApply struct {
 // grit fix: the quality monitor runs again on the server's side, the file must
 // still hash to fileHash (else ErrConflict), a snapshot is taken for Undo, the
 // byte range is swapped and the file written atomically, then re-indexed.
-func (x *Explorer) Apply(ctx context.Context, defID int64, replacement, fileHash, task string) (*ExploreApply, error) {
-	r, d, src, err := x.exploreTarget(ctx, defID)
+func (x *Explorer) Apply(ctx context.Context, defID int64, replacement, fileHash, task string) (*ApplyResult, error) {
+	r, d, src, err := x.target(ctx, defID)
 	if err != nil {
 		return nil, err
 	}
 	if fileHash == "" || fileHash != edit.Hash(src) {
 		return nil, fmt.Errorf("%w: %s changed since the proposal: ask the model again", ErrConflict, d.Path)
 	}
-	v := edit.Check(ctx, exploreOriginal(d, src), replacement, edit.CheckOptions{Parse: EditParse})
+	v := edit.Check(ctx, original(d, src), replacement, edit.CheckOptions{Parse: x.opts.Parse})
 	if !v.Accept {
 		return nil, fmt.Errorf("%w: the quality monitor rejects the replacement (%s): %s", ErrBadRequest, v.Code, v.Reason)
 	}
@@ -220,7 +220,7 @@ func (x *Explorer) Apply(ctx context.Context, defID int64, replacement, fileHash
 	if err := snap.Commit(); err != nil {
 		return nil, err
 	}
-	res := &ExploreApply{Path: d.Path, Snapshot: snap.ID, Diff: edit.Diff("a/"+d.Path, "b/"+d.Path, src, v.File)}
+	res := &ApplyResult{Path: d.Path, Snapshot: snap.ID, Diff: edit.Diff("a/"+d.Path, "b/"+d.Path, src, v.File)}
 	if err := r.ix.UpdateFiles(ctx, d.Path); err != nil {
 		return res, fmt.Errorf("re-index %s: %w", d.Path, err)
 	}
@@ -230,8 +230,8 @@ func (x *Explorer) Apply(ctx context.Context, defID int64, replacement, fileHash
 	return res, nil
 }
 
-// ExploreUndo reports an explorer Undo.
-type ExploreUndo struct {
+// UndoResult reports an explorer Undo.
+type UndoResult struct {
 	Snapshot string   `json:"snapshot"`
 	Label    string   `json:"label"`
 	Restored []string `json:"restored"`
@@ -239,7 +239,7 @@ type ExploreUndo struct {
 
 // Undo restores the files of the last snapshot (an explorer Apply or a grit
 // fix) if they still hold what the edit wrote, then re-indexes them.
-func (x *Explorer) Undo(ctx context.Context) (*ExploreUndo, error) {
+func (x *Explorer) Undo(ctx context.Context) (*UndoResult, error) {
 	r, err := x.repo()
 	if err != nil {
 		return nil, err
@@ -261,5 +261,5 @@ func (x *Explorer) Undo(ctx context.Context) (*ExploreUndo, error) {
 	if err := r.ix.UpdateFiles(ctx, done...); err != nil {
 		return nil, fmt.Errorf("re-index: %w", err)
 	}
-	return &ExploreUndo{Snapshot: snap.ID, Label: snap.Label, Restored: done}, nil
+	return &UndoResult{Snapshot: snap.ID, Label: snap.Label, Restored: done}, nil
 }

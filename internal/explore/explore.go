@@ -1,4 +1,10 @@
-package app
+// Package explore is the service behind `grit explore`: one active
+// repository with its open index, a background job that clones and indexes
+// the next one, and typed answers for each page of the explorer (search,
+// symbols, syntax tree, edges, file, the Model tab's propose/apply/undo).
+// Its result types are the JSON shapes of docs/api.md. The web face serves
+// it; app wires in the parser.
+package explore
 
 import (
 	"bytes"
@@ -14,12 +20,13 @@ import (
 	"sync"
 	"time"
 
+	"github.com/grit-dev/grit/internal/edit"
 	"github.com/grit-dev/grit/internal/index"
 	"github.com/grit-dev/grit/internal/search"
 )
 
 // The explorer's vocabulary, re-exported so that the web face needs to import
-// app only.
+// explore only.
 type (
 	Def      = index.Def
 	ASTNode  = index.ASTNode
@@ -42,14 +49,14 @@ var (
 
 // Explorer limits.
 const (
-	exploreMaxFile   = 2 << 20 // bytes served by File and read for AST
-	exploreMaxBody   = 16 << 10
-	exploreMaxHits   = 50
-	exploreMaxRecent = 12
+	maxFile   = 2 << 20 // bytes served by File and read for AST
+	maxBody   = 16 << 10
+	maxHits   = 50
+	maxRecent = 12
 )
 
-// ExploreOptions configure an Explorer.
-type ExploreOptions struct {
+// Options configure an Explorer.
+type Options struct {
 	// CacheDir holds clones and the recent-repositories list; "" means
 	// $XDG_CACHE_HOME/grit (default ~/.cache/grit).
 	CacheDir string
@@ -58,23 +65,31 @@ type ExploreOptions struct {
 	Model string
 	// Git is the git binary; "" means "git" from PATH.
 	Git string
+	// OpenIndex opens a repository's index with the parser the composition
+	// root chose (app.NewExplorer sets it); the explorer never picks a parser.
+	OpenIndex func(ctx context.Context, root string, opts index.Options) (*index.Index, error)
+	// AST parses one file into its syntax tree (or the smallest node
+	// covering a byte range); set with OpenIndex.
+	AST func(ctx context.Context, path string, src []byte, r *[2]int) (*index.ASTNode, error)
+	// Parse is the quality monitor's parser for the Model tab; set with OpenIndex.
+	Parse edit.ParseFunc
 }
 
 // Explorer is the service behind `grit explore`: one active repository with
 // its open index, and at most one background job (clone and/or index) that
 // replaces it when done. It is safe for concurrent use.
 type Explorer struct {
-	opts   ExploreOptions
+	opts   Options
 	ctx    context.Context // cancelled by Close; jobs run under it
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
 	mu     sync.Mutex
-	active *exploreRepo // nil until the first load finishes
-	job    *ExploreJob  // the running or last finished job
+	active *loadedRepo // nil until the first load finishes
+	job    *Job        // the running or last finished job
 }
 
-type exploreRepo struct {
+type loadedRepo struct {
 	root   string // absolute
 	source string // what the user asked for (path or URL)
 	ix     *index.Index
@@ -83,8 +98,8 @@ type exploreRepo struct {
 	opened time.Time
 }
 
-// ExploreJob reports a clone or index run.
-type ExploreJob struct {
+// Job reports a clone or index run.
+type Job struct {
 	Source  string    `json:"source"`
 	Phase   string    `json:"phase"` // cloning, indexing, ready, error
 	Done    int       `json:"done"`
@@ -94,22 +109,22 @@ type ExploreJob struct {
 	Started time.Time `json:"started"`
 }
 
-// ExploreStatus is what /api/status and `grit explore --json` show.
-type ExploreStatus struct {
+// Status is what /api/status and `grit explore --json` show.
+type Status struct {
 	Root    string       `json:"root,omitempty"`
 	Source  string       `json:"source,omitempty"`
 	Files   int          `json:"files"`
 	Defs    int          `json:"defs"`
 	Stats   *index.Stats `json:"stats,omitempty"`
 	Model   string       `json:"model"`
-	Job     *ExploreJob  `json:"job,omitempty"`
+	Job     *Job         `json:"job,omitempty"`
 	Recent  []RecentRepo `json:"recent"`
 	Ready   bool         `json:"ready"`
 	Version int          `json:"version"` // bumps when the active repository changes
 }
 
-// NewExplorer returns an Explorer with no repository; call Start or Load.
-func NewExplorer(opts ExploreOptions) *Explorer {
+// New returns an Explorer with no repository; call Start or Load.
+func New(opts Options) *Explorer {
 	if opts.Git == "" {
 		opts.Git = "git"
 	}
@@ -161,7 +176,7 @@ func (x *Explorer) Start(source string) error {
 		x.mu.Unlock()
 		return ErrBusy
 	}
-	job := &ExploreJob{Source: source, Phase: "indexing", Started: time.Now()}
+	job := &Job{Source: source, Phase: "indexing", Started: time.Now()}
 	if src.Clone {
 		job.Phase = "cloning"
 	}
@@ -194,7 +209,7 @@ func (x *Explorer) Load(ctx context.Context, source string) error {
 // Wait blocks until no job is running.
 func (x *Explorer) Wait() { x.wg.Wait() }
 
-func (x *Explorer) progress(f func(j *ExploreJob)) {
+func (x *Explorer) progress(f func(j *Job)) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.job != nil {
@@ -210,7 +225,7 @@ func (x *Explorer) load(ctx context.Context, src Source) error {
 			return err
 		}
 		dir := filepath.Join(cache, "repos", src.CachePath)
-		x.progress(func(j *ExploreJob) { j.Message = "git clone --depth 1 " + src.URL })
+		x.progress(func(j *Job) { j.Message = "git clone --depth 1 " + src.URL })
 		if err := cloneShallow(ctx, x.opts.Git, src.URL, dir); err != nil {
 			return err
 		}
@@ -220,14 +235,14 @@ func (x *Explorer) load(ctx context.Context, src Source) error {
 	if err != nil {
 		return fmt.Errorf("explore %s: %w", src.Raw, err)
 	}
-	x.progress(func(j *ExploreJob) { j.Phase, j.Message = "indexing", "indexing "+root })
+	x.progress(func(j *Job) { j.Phase, j.Message = "indexing", "indexing "+root })
 	fsys, err := os.OpenRoot(root)
 	if err != nil {
 		return fmt.Errorf("explore %s: %w", root, err)
 	}
-	ix, err := OpenIndex(ctx, root, index.Options{
+	ix, err := x.opts.OpenIndex(ctx, root, index.Options{
 		Progress: func(done, total int) {
-			x.progress(func(j *ExploreJob) { j.Done, j.Total = done, total })
+			x.progress(func(j *Job) { j.Done, j.Total = done, total })
 		},
 	})
 	if err != nil {
@@ -242,7 +257,7 @@ func (x *Explorer) load(ctx context.Context, src Source) error {
 	}
 	x.mu.Lock()
 	old := x.active
-	x.active = &exploreRepo{root: root, source: src.Raw, ix: ix, fsys: fsys, stats: stats, opened: time.Now()}
+	x.active = &loadedRepo{root: root, source: src.Raw, ix: ix, fsys: fsys, stats: stats, opened: time.Now()}
 	if x.job != nil {
 		x.job.Message = fmt.Sprintf("indexed %d files, %d definitions", stats.Seen, stats.Defs)
 	}
@@ -258,7 +273,7 @@ func (x *Explorer) load(ctx context.Context, src Source) error {
 }
 
 // repo returns the active repository or ErrNotReady.
-func (x *Explorer) repo() (*exploreRepo, error) {
+func (x *Explorer) repo() (*loadedRepo, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.active == nil {
@@ -277,9 +292,9 @@ func (x *Explorer) Root() string {
 }
 
 // Status reports the active repository, the job and the recent list.
-func (x *Explorer) Status(ctx context.Context) ExploreStatus {
+func (x *Explorer) Status(ctx context.Context) Status {
 	x.mu.Lock()
-	st := ExploreStatus{Model: x.opts.Model}
+	st := Status{Model: x.opts.Model}
 	if x.job != nil {
 		j := *x.job
 		st.Job = &j
@@ -301,28 +316,28 @@ func (x *Explorer) Status(ctx context.Context) ExploreStatus {
 	return st
 }
 
-// ExploreHit is a ranked definition with its source, for showing inline.
-type ExploreHit struct {
+// Hit is a ranked definition with its source, for showing inline.
+type Hit struct {
 	search.Hit
 	Body      string `json:"body"`
 	Truncated bool   `json:"truncated,omitempty"`
 	Stale     bool   `json:"stale,omitempty"`
 }
 
-// ExploreSearch is a ranking with bodies.
-type ExploreSearch struct {
-	Query  string       `json:"query"`
-	Hits   []ExploreHit `json:"hits"`
-	Files  []FileHit    `json:"files"`
-	Tokens []string     `json:"tokens"`
-	Frames []Frame      `json:"frames,omitempty"`
-	Note   string       `json:"note,omitempty"`
-	TookMS float64      `json:"took_ms"`
+// SearchResult is a ranking with bodies.
+type SearchResult struct {
+	Query  string    `json:"query"`
+	Hits   []Hit     `json:"hits"`
+	Files  []FileHit `json:"files"`
+	Tokens []string  `json:"tokens"`
+	Frames []Frame   `json:"frames,omitempty"`
+	Note   string    `json:"note,omitempty"`
+	TookMS float64   `json:"took_ms"`
 }
 
 // Search ranks the active repository's definitions for text (and an optional
 // traceback) and attaches each hit's source, capped.
-func (x *Explorer) Search(ctx context.Context, text, traceback string, k int) (*ExploreSearch, error) {
+func (x *Explorer) Search(ctx context.Context, text, traceback string, k int) (*SearchResult, error) {
 	r, err := x.repo()
 	if err != nil {
 		return nil, err
@@ -330,15 +345,15 @@ func (x *Explorer) Search(ctx context.Context, text, traceback string, k int) (*
 	if k <= 0 {
 		k = 10
 	}
-	k = min(k, exploreMaxHits)
+	k = min(k, maxHits)
 	res, err := search.Run(ctx, r.ix, search.Query{Text: text, Traceback: traceback, K: k, Explain: true})
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
-	out := &ExploreSearch{Query: res.Query, Files: res.Files, Tokens: res.Tokens, Frames: res.Frames, Note: res.Note, TookMS: res.TookMS}
-	out.Hits = make([]ExploreHit, 0, len(res.Hits))
+	out := &SearchResult{Query: res.Query, Files: res.Files, Tokens: res.Tokens, Frames: res.Frames, Note: res.Note, TookMS: res.TookMS}
+	out.Hits = make([]Hit, 0, len(res.Hits))
 	for _, h := range res.Hits {
-		eh := ExploreHit{Hit: h}
+		eh := Hit{Hit: h}
 		src, err := r.ix.Source(ctx, h.Def)
 		switch {
 		case errors.Is(err, index.ErrStale):
@@ -346,8 +361,8 @@ func (x *Explorer) Search(ctx context.Context, text, traceback string, k int) (*
 		case err != nil:
 			return nil, fmt.Errorf("source of %s: %w", h.Def.QName, err)
 		}
-		if len(src) > exploreMaxBody {
-			src, eh.Truncated = src[:exploreMaxBody], true
+		if len(src) > maxBody {
+			src, eh.Truncated = src[:maxBody], true
 		}
 		eh.Body = string(src)
 		out.Hits = append(out.Hits, eh)
@@ -359,6 +374,12 @@ func (x *Explorer) Search(ctx context.Context, text, traceback string, k int) (*
 		out.Tokens = []string{}
 	}
 	return out, nil
+}
+
+// SymbolsResult is /api/symbols' answer.
+type SymbolsResult struct {
+	Path    string `json:"path"`
+	Symbols []Def  `json:"symbols"`
 }
 
 // Symbols lists the definitions of one file in source order.
@@ -437,7 +458,7 @@ func (x *Explorer) AST(ctx context.Context, path string, rng *[2]int) (*ASTNode,
 	if rng != nil && (rng[0] < 0 || rng[0] > rng[1] || rng[1] > len(src)) {
 		return nil, fmt.Errorf("%w: range [%d,%d) of a %d-byte file", ErrBadRequest, rng[0], rng[1], len(src))
 	}
-	n, err := exploreAST(ctx, rel, src, rng)
+	n, err := x.opts.AST(ctx, rel, src, rng)
 	if err != nil {
 		return nil, fmt.Errorf("ast of %s: %w", rel, err)
 	}
@@ -562,7 +583,7 @@ func mapIndexErr(what string, err error) error {
 // relative, slash-separated, free of "..", NUL, backslashes and leftover
 // percent-encoding, and not under .git or .grit. Symlinks are dealt with by
 // os.Root when the file is read.
-func (x *Explorer) resolve(p string) (*exploreRepo, string, error) {
+func (x *Explorer) resolve(p string) (*loadedRepo, string, error) {
 	r, err := x.repo()
 	if err != nil {
 		return nil, "", err
@@ -622,11 +643,11 @@ func readConfined(root *os.Root, rel string) ([]byte, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%w: %s is not a regular file", ErrBadRequest, rel)
 	}
-	if fi.Size() > exploreMaxFile {
-		return nil, fmt.Errorf("%w: %s is %d bytes (limit %d)", ErrBadRequest, rel, fi.Size(), exploreMaxFile)
+	if fi.Size() > maxFile {
+		return nil, fmt.Errorf("%w: %s is %d bytes (limit %d)", ErrBadRequest, rel, fi.Size(), maxFile)
 	}
 	var b bytes.Buffer
-	if _, err := io.Copy(&b, io.LimitReader(f, exploreMaxFile+1)); err != nil {
+	if _, err := io.Copy(&b, io.LimitReader(f, maxFile+1)); err != nil {
 		return nil, fmt.Errorf("read %s: %w", rel, err)
 	}
 	return b.Bytes(), nil
