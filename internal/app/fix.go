@@ -12,6 +12,7 @@ import (
 	"github.com/grit-dev/grit/internal/fix"
 	"github.com/grit-dev/grit/internal/fix/demo"
 	"github.com/grit-dev/grit/internal/index"
+	"github.com/grit-dev/grit/internal/locate"
 	"github.com/grit-dev/grit/internal/provider"
 	"github.com/grit-dev/grit/internal/sandbox"
 	"github.com/grit-dev/grit/internal/search"
@@ -184,7 +185,7 @@ func Demo(ctx context.Context, dir string, progress io.Writer) (*DemoResult, err
 	if err != nil {
 		return nil, err
 	}
-	sr, err := search.Run(ctx, ix, search.Query{Text: demo.Task, K: 3})
+	sr, err := locate.Run(ctx, ix, locate.Request{Task: demo.Task, K: 3})
 	ix.Close()
 	if err != nil {
 		return nil, err

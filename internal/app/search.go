@@ -6,12 +6,13 @@ import (
 	"os"
 
 	"github.com/grit-dev/grit/internal/index"
+	"github.com/grit-dev/grit/internal/locate"
 	"github.com/grit-dev/grit/internal/search"
 )
 
-// Search brings root's index up to date (incrementally) and ranks it for q.
-// A missing or non-directory root is an error that names it.
-func Search(ctx context.Context, root string, q search.Query, opts index.Options) (*search.Result, index.Stats, error) {
+// Search brings root's index up to date (incrementally) and asks the locate
+// service. A missing or non-directory root is an error that names it.
+func Search(ctx context.Context, root string, q locate.Request, opts index.Options) (*search.Result, index.Stats, error) {
 	st, err := os.Stat(root)
 	if err != nil {
 		return nil, index.Stats{}, fmt.Errorf("repository %s: %w", root, err)
@@ -24,9 +25,9 @@ func Search(ctx context.Context, root string, q search.Query, opts index.Options
 		return nil, stats, fmt.Errorf("index %s: %w", root, err)
 	}
 	defer ix.Close()
-	res, err := search.Run(ctx, ix, q)
+	res, err := locate.Run(ctx, ix, q)
 	if err != nil {
-		return nil, stats, fmt.Errorf("search: %w", err)
+		return nil, stats, err
 	}
 	return res, stats, nil
 }

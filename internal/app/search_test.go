@@ -14,6 +14,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/grit-dev/grit/internal/index"
+	"github.com/grit-dev/grit/internal/locate"
 	"github.com/grit-dev/grit/internal/search"
 )
 
@@ -61,11 +62,11 @@ func loadRankFixture(t *testing.T, file string) rankFixture {
 	return fx
 }
 
-func searchFixture(t *testing.T, fx rankFixture, q search.Query) *search.Result {
+func searchFixture(t *testing.T, fx rankFixture, q locate.Request) *search.Result {
 	t.Helper()
 	res, _, err := Search(context.Background(), fx.root, q, index.Options{})
 	if err != nil {
-		t.Fatalf("Search(%q): %v", q.Text, err)
+		t.Fatalf("Search(%q): %v", q.Task, err)
 	}
 	return res
 }
@@ -105,7 +106,7 @@ func TestRankStats(t *testing.T) {
 		fx := loadRankFixture(t, file)
 		var r1, r5, rr float64
 		for _, q := range fx.queries {
-			res := searchFixture(t, fx, search.Query{Text: q.text, K: 20})
+			res := searchFixture(t, fx, locate.Request{Task: q.text, K: 20})
 			r := rankOf(res, q.target)
 			if r == 1 {
 				r1++
@@ -159,7 +160,7 @@ func TestSearchScores(t *testing.T) {
 	fx := loadRankFixture(t, filepath.Join("..", "search", "testdata", "rank", "shop.txtar"))
 
 	t.Run("traceback frames", func(t *testing.T) {
-		res := searchFixture(t, fx, search.Query{Text: "it crashes", K: 50, Traceback: fx.queries[4].text})
+		res := searchFixture(t, fx, locate.Request{Task: "it crashes", K: 50, Traceback: fx.queries[4].text})
 		inner := hitOf(t, res, "shop/money.py", "format_total")
 		outer := hitOf(t, res, "shop/cli.py", "main")
 		if got, want := inner.Signals.Traceback, search.WeightTraceback*1.0; math.Abs(got-want) > eps {
@@ -174,7 +175,7 @@ func TestSearchScores(t *testing.T) {
 	})
 
 	t.Run("error message", func(t *testing.T) {
-		res := searchFixture(t, fx, search.Query{Text: "checkout crashes:\nValueError: negative total", K: 50})
+		res := searchFixture(t, fx, locate.Request{Task: "checkout crashes:\nValueError: negative total", K: 50})
 		h := hitOf(t, res, "shop/money.py", "format_total")
 		if got, want := h.Signals.Traceback, search.WeightTraceback*search.ErrorMessageScore; math.Abs(got-want) > eps {
 			t.Errorf("raise site: Traceback = %v, want WeightTraceback×ErrorMessageScore = %v", got, want)
@@ -185,7 +186,7 @@ func TestSearchScores(t *testing.T) {
 	})
 
 	t.Run("snippet names get no definition boost", func(t *testing.T) {
-		res := searchFixture(t, fx, search.Query{Text: "the total is wrong\n```python\n>>> apply_coupon(100, 'TEN')\n```", K: 50})
+		res := searchFixture(t, fx, locate.Request{Task: "the total is wrong\n```python\n>>> apply_coupon(100, 'TEN')\n```", K: 50})
 		h := hitOf(t, res, "shop/pricing.py", "apply_coupon")
 		if h.Signals.Symbol <= 0 || h.Signals.DefBoost != 0 {
 			t.Errorf("apply_coupon named only in example code: Symbol = %v, DefBoost = %v; want > 0 and 0", h.Signals.Symbol, h.Signals.DefBoost)
@@ -193,7 +194,7 @@ func TestSearchScores(t *testing.T) {
 	})
 
 	t.Run("definition boost", func(t *testing.T) {
-		res := searchFixture(t, fx, search.Query{Text: "apply_coupon() raises KeyError", K: 50})
+		res := searchFixture(t, fx, locate.Request{Task: "apply_coupon() raises KeyError", K: 50})
 		h := hitOf(t, res, "shop/pricing.py", "apply_coupon")
 		if h.Signals.Symbol <= 0 {
 			t.Fatalf("apply_coupon: Symbol = %v, want > 0", h.Signals.Symbol)
@@ -207,7 +208,7 @@ func TestSearchScores(t *testing.T) {
 	})
 
 	t.Run("test demotion", func(t *testing.T) {
-		res := searchFixture(t, fx, search.Query{Text: "remove_item leaves a stale subtotal", K: 50})
+		res := searchFixture(t, fx, locate.Request{Task: "remove_item leaves a stale subtotal", K: 50})
 		h := hitOf(t, res, "tests/test_cart.py", "test_remove_item")
 		s := h.Signals
 		others := s.Symbol + s.Path + s.Content + s.Lexical + s.Spread + s.Recency + s.Traceback + s.File + s.DefBoost
@@ -220,7 +221,7 @@ func TestSearchScores(t *testing.T) {
 	})
 
 	t.Run("file signal", func(t *testing.T) {
-		res := searchFixture(t, fx, search.Query{Text: "apply_coupon() raises KeyError", K: 50})
+		res := searchFixture(t, fx, locate.Request{Task: "apply_coupon() raises KeyError", K: 50})
 		top := res.Files[0]
 		for _, h := range res.Hits {
 			if h.Def.Path != top.Path {
@@ -250,7 +251,7 @@ func TestSearchScores(t *testing.T) {
 	})
 
 	t.Run("deterministic", func(t *testing.T) {
-		q := search.Query{Text: fx.queries[0].text, K: 30, Explain: true}
+		q := locate.Request{Task: fx.queries[0].text, K: 30, Explain: true}
 		a := searchFixture(t, fx, q)
 		for i := 0; i < 3; i++ {
 			b := searchFixture(t, fx, q)
@@ -271,14 +272,14 @@ func TestSearchBadInput(t *testing.T) {
 	fx := loadRankFixture(t, filepath.Join("..", "search", "testdata", "rank", "shop.txtar"))
 	tests := []struct {
 		name string
-		q    search.Query
+		q    locate.Request
 		note string // substring of Note when the result must be empty
 	}{
-		{"empty", search.Query{Text: "   "}, "empty query"},
-		{"stop words", search.Query{Text: "the and of it is"}, "no searchable words"},
-		{"binary", search.Query{Text: "\x00\x01\x02\xff\xfe"}, "no searchable words"},
-		{"huge", search.Query{Text: strings.Repeat("checkout coupon ", 70000)}, ""},
-		{"traceback without frames", search.Query{Text: "coupon", Traceback: "no frames in here"}, ""},
+		{"empty", locate.Request{Task: "   "}, "empty query"},
+		{"stop words", locate.Request{Task: "the and of it is"}, "no searchable words"},
+		{"binary", locate.Request{Task: "\x00\x01\x02\xff\xfe"}, "no searchable words"},
+		{"huge", locate.Request{Task: strings.Repeat("checkout coupon ", 70000)}, ""},
+		{"traceback without frames", locate.Request{Task: "coupon", Traceback: "no frames in here"}, ""},
 	}
 	for _, tt := range tests {
 		res := searchFixture(t, fx, tt.q)
@@ -292,7 +293,7 @@ func TestSearchBadInput(t *testing.T) {
 			t.Errorf("%s: no hits (note %q)", tt.name, res.Note)
 		}
 	}
-	if _, _, err := Search(context.Background(), filepath.Join(t.TempDir(), "missing"), search.Query{Text: "x"}, index.Options{}); err == nil {
+	if _, _, err := Search(context.Background(), filepath.Join(t.TempDir(), "missing"), locate.Request{Task: "x"}, index.Options{}); err == nil {
 		t.Errorf("Search(missing repo) = nil error, want one naming it")
 	}
 }
@@ -302,7 +303,7 @@ func TestSearchBadInput(t *testing.T) {
 // DispatchFileShare of its file's standing.
 func TestSearchDispatch(t *testing.T) {
 	fx := loadRankFixture(t, filepath.Join("..", "search", "testdata", "rank", "algebra.txtar"))
-	res := searchFixture(t, fx, search.Query{Text: "`Seq` renders with escaped brackets", K: 50})
+	res := searchFixture(t, fx, locate.Request{Task: "`Seq` renders with escaped brackets", K: 50})
 	cls := hitOf(t, res, "algebra/seq.py", "Seq")
 	for _, path := range []string{"algebra/printing/latex.py", "algebra/printing/str.py"} {
 		cn := "LatexPrinter"
@@ -331,8 +332,8 @@ func TestSearchDispatch(t *testing.T) {
 // the task does not.
 func TestSearchOperations(t *testing.T) {
 	fx := loadRankFixture(t, filepath.Join("..", "search", "testdata", "rank", "algebra.txtar"))
-	plain := hitOf(t, searchFixture(t, fx, search.Query{Text: "Interval loses left_open", K: 50}), "algebra/sets.py", "Interval.__init__")
-	res := searchFixture(t, fx, search.Query{Text: "Interval loses left_open on instantiation", K: 50})
+	plain := hitOf(t, searchFixture(t, fx, locate.Request{Task: "Interval loses left_open", K: 50}), "algebra/sets.py", "Interval.__init__")
+	res := searchFixture(t, fx, locate.Request{Task: "Interval loses left_open on instantiation", K: 50})
 	init := hitOf(t, res, "algebra/sets.py", "Interval.__init__")
 	standing := init.Signals.File / search.WeightFile
 	if standing <= 0 {

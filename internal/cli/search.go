@@ -15,6 +15,7 @@ import (
 
 	"github.com/grit-dev/grit/internal/app"
 	"github.com/grit-dev/grit/internal/index"
+	"github.com/grit-dev/grit/internal/locate"
 	"github.com/grit-dev/grit/internal/search"
 )
 
@@ -90,7 +91,7 @@ func runSearch(e *env, f searchFlags, args []string) error {
 	if f.k <= 0 {
 		return usageErrorf("-k must be positive, got %d", f.k)
 	}
-	q := search.Query{Text: strings.Join(args, " "), K: f.k, Explain: f.explain}
+	q := locate.Request{Task: strings.Join(args, " "), K: f.k, Explain: f.explain}
 	if f.traceback != "" {
 		var r io.Reader
 		if f.traceback == "-" {
@@ -109,11 +110,11 @@ func runSearch(e *env, f searchFlags, args []string) error {
 		}
 		q.Traceback = string(b)
 	}
-	if strings.TrimSpace(q.Text) == "" && strings.TrimSpace(q.Traceback) == "" {
+	if q.Empty() {
 		return usageErrorf("search needs a task: grit search \"what to find\" (or --traceback FILE)")
 	}
-	if !utf8.ValidString(q.Text) {
-		q.Text = strings.ToValidUTF8(q.Text, " ")
+	if !utf8.ValidString(q.Task) {
+		q.Task = strings.ToValidUTF8(q.Task, " ")
 	}
 	if !utf8.ValidString(q.Traceback) {
 		q.Traceback = strings.ToValidUTF8(q.Traceback, " ")

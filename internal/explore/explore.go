@@ -22,6 +22,7 @@ import (
 
 	"github.com/grit-dev/grit/internal/edit"
 	"github.com/grit-dev/grit/internal/index"
+	"github.com/grit-dev/grit/internal/locate"
 	"github.com/grit-dev/grit/internal/search"
 )
 
@@ -51,7 +52,6 @@ var (
 const (
 	maxFile   = 2 << 20 // bytes served by File and read for AST
 	maxBody   = 16 << 10
-	maxHits   = 50
 	maxRecent = 12
 )
 
@@ -342,13 +342,9 @@ func (x *Explorer) Search(ctx context.Context, text, traceback string, k int) (*
 	if err != nil {
 		return nil, err
 	}
-	if k <= 0 {
-		k = 10
-	}
-	k = min(k, maxHits)
-	res, err := search.Run(ctx, r.ix, search.Query{Text: text, Traceback: traceback, K: k, Explain: true})
+	res, err := locate.Run(ctx, r.ix, locate.Request{Task: text, Traceback: traceback, K: k, Explain: true})
 	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
+		return nil, err
 	}
 	out := &SearchResult{Query: res.Query, Files: res.Files, Tokens: res.Tokens, Frames: res.Frames, Note: res.Note, TookMS: res.TookMS}
 	out.Hits = make([]Hit, 0, len(res.Hits))

@@ -9,14 +9,20 @@ import (
 	"strings"
 
 	"github.com/grit-dev/grit/internal/index"
+	"github.com/grit-dev/grit/internal/locate"
 	"github.com/grit-dev/grit/internal/provider"
 	"github.com/grit-dev/grit/internal/search"
 	"github.com/grit-dev/grit/internal/span"
 )
 
+// locateK is how many definitions the pipeline asks for: the ten functions
+// it keeps are found among them after classes, variables and tests are
+// passed over.
+const locateK = 20
+
 // locate ranks the functions and methods for the task.
 func (r *run) locate(ctx context.Context, task, traceback string) ([]Candidate, error) {
-	res, err := search.Run(ctx, r.ix, search.Query{Text: task, Traceback: traceback, K: 20})
+	res, err := locate.Run(ctx, r.ix, locate.Request{Task: task, Traceback: traceback, K: locateK})
 	if err != nil {
 		return nil, fmt.Errorf("fix: locate: %w", err)
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/grit-dev/grit/internal/index"
-	"github.com/grit-dev/grit/internal/search"
+	"github.com/grit-dev/grit/internal/locate"
 )
 
 // Ranking constants of repo_map.
@@ -176,9 +176,9 @@ func (s *Server) repoMap(ctx context.Context, in repoMapIn) (string, error) {
 	seeded := false
 	task := strings.TrimSpace(in.Task)
 	if task != "" {
-		res, err := search.Run(ctx, ix, search.Query{Text: task, K: mapSeedHits})
+		res, err := locate.Run(ctx, ix, locate.Request{Task: task, K: mapSeedHits})
 		if err != nil {
-			return "", fmt.Errorf("search: %w", err)
+			return "", err
 		}
 		for _, h := range res.Hits {
 			if i, ok := node[h.Def.Path]; ok && h.Score > 0 {

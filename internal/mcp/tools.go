@@ -12,16 +12,18 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/grit-dev/grit/internal/index"
+	"github.com/grit-dev/grit/internal/locate"
 	"github.com/grit-dev/grit/internal/search"
+	"github.com/grit-dev/grit/internal/tool"
 )
 
 //go:embed tools/*.md
 var toolDocs embed.FS
 
-// Limits of the locate tool.
+// Limits of the locate tool: the locate service's.
 const (
-	DefaultK = 10 // candidates when the call names no k: what grit search shows
-	MaxK     = 50 // past this the tail is noise to a reader
+	DefaultK = locate.DefaultK
+	MaxK     = locate.MaxK
 )
 
 // description is a tool's embedded description file.
@@ -33,26 +35,11 @@ func description(name string) string {
 	return strings.TrimSpace(string(b))
 }
 
-// schemaFor infers T's input schema and lets tweak tighten it.
-func schemaFor[T any](tweak func(props map[string]*jsonschema.Schema)) *jsonschema.Schema {
-	s, err := jsonschema.For[T](nil)
-	if err != nil {
-		panic(fmt.Sprintf("mcp: schema of %T: %v", *new(T), err))
-	}
-	if tweak != nil {
-		tweak(s.Properties)
-	}
-	return s
-}
-
-func bounds(lo, hi float64) func(*jsonschema.Schema) {
-	return func(s *jsonschema.Schema) { s.Minimum, s.Maximum = &lo, &hi }
-}
-
 // budgetBounds is the schema of every budget argument.
-var budgetBounds = bounds(0, MaxBudget)
+var budgetBounds = tool.Bounds(0, MaxBudget)
 
-// Tool inputs. Their json and jsonschema tags are the tools' schemas.
+// Tool inputs. Their json and jsonschema tags are the tools' schemas
+// (tool.SchemaFor, as for the agent's tools).
 type (
 	locateIn struct {
 		Task          string `json:"task" jsonschema:"what you want to find or change, in words: an issue, a bug report, a failing test's name"`
@@ -121,26 +108,26 @@ func add[In any](s *Server, name, title string, readOnly bool, schema *jsonschem
 }
 
 func (s *Server) addTools() {
-	add(s, "locate", "Locate code for a task", true, schemaFor[locateIn](func(p map[string]*jsonschema.Schema) {
-		bounds(0, MaxK)(p["k"])
+	add(s, "locate", "Locate code for a task", true, tool.SchemaFor[locateIn](func(p map[string]*jsonschema.Schema) {
+		tool.Bounds(0, MaxK)(p["k"])
 		budgetBounds(p["budget"])
 	}), s.locate)
 	fileSchema := func() *jsonschema.Schema {
-		return schemaFor[fileIn](func(p map[string]*jsonschema.Schema) { budgetBounds(p["budget"]) })
+		return tool.SchemaFor[fileIn](func(p map[string]*jsonschema.Schema) { budgetBounds(p["budget"]) })
 	}
 	nameSchema := func() *jsonschema.Schema {
-		return schemaFor[nameIn](func(p map[string]*jsonschema.Schema) { budgetBounds(p["budget"]) })
+		return tool.SchemaFor[nameIn](func(p map[string]*jsonschema.Schema) { budgetBounds(p["budget"]) })
 	}
 	add(s, "symbols", "Definitions of a file", true, fileSchema(), s.symbols)
 	add(s, "definition", "Source of a definition", true, nameSchema(), s.definition)
 	add(s, "callers", "Call sites of a definition", true, nameSchema(), s.callers)
 	add(s, "callees", "What a definition calls", true, nameSchema(), s.callees)
 	add(s, "edges", "Imports and importers of a file", true, fileSchema(), s.edges)
-	add(s, "repo_map", "Map of the repository", true, schemaFor[repoMapIn](func(p map[string]*jsonschema.Schema) {
+	add(s, "repo_map", "Map of the repository", true, tool.SchemaFor[repoMapIn](func(p map[string]*jsonschema.Schema) {
 		budgetBounds(p["budget"])
 	}), s.repoMap)
 	if s.opts.AllowEdits {
-		add(s, "edit_function", "Replace one definition", false, schemaFor[editIn](func(p map[string]*jsonschema.Schema) {
+		add(s, "edit_function", "Replace one definition", false, tool.SchemaFor[editIn](func(p map[string]*jsonschema.Schema) {
 			budgetBounds(p["budget"])
 		}), s.editFunction)
 	}
@@ -149,22 +136,19 @@ func (s *Server) addTools() {
 // ---- locate ----
 
 func (s *Server) locate(ctx context.Context, in locateIn) (string, error) {
-	if strings.TrimSpace(in.Task) == "" && strings.TrimSpace(in.Traceback) == "" {
+	req := locate.Request{Task: in.Task, Traceback: in.Traceback, K: in.K, Explain: true}
+	if req.Empty() {
 		return "", fixf("locate needs a task: say in words what you are looking for (and pass any traceback as traceback).")
 	}
-	k := in.K
-	if k <= 0 {
-		k = DefaultK
-	}
-	k = min(k, MaxK)
+	k := req.N()
 	ix, release, err := s.read(ctx)
 	if err != nil {
 		return "", err
 	}
 	defer release()
-	res, err := search.Run(ctx, ix, search.Query{Text: in.Task, Traceback: in.Traceback, K: k, Explain: true})
+	res, err := locate.Run(ctx, ix, req)
 	if err != nil {
-		return "", fmt.Errorf("search: %w", err)
+		return "", err
 	}
 	a := newAnswer(in.Budget)
 	a.must(fmt.Sprintf("locate: %s for the task (of %d asked; ranked by %s in %.0f ms)\n",

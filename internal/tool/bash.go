@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/grit-dev/grit/internal/sandbox"
 )
 
@@ -33,20 +34,18 @@ var bashDesc = render("bash.md", bashMD)
 type Bash struct{}
 
 type bashInput struct {
-	Command     string `json:"command"`
-	Timeout     int    `json:"timeout"`
-	Description string `json:"description"`
+	Command     string `json:"command" jsonschema:"The command"`
+	Timeout     int    `json:"timeout,omitempty" jsonschema:"Milliseconds (default 120000)"`
+	Description string `json:"description,omitempty" jsonschema:"What it does, in 5-10 words"`
 }
 
 func (Bash) Name() string        { return "Bash" }
 func (Bash) Description() string { return bashDesc() }
 func (Bash) Kind() Kind          { return KindExecute }
 func (Bash) Schema() json.RawMessage {
-	return json.RawMessage(`{"type":"object","properties":{` +
-		`"command":{"type":"string","description":"The command"},` +
-		`"timeout":{"type":"integer","maximum":600000,"description":"Milliseconds (default 120000)"},` +
-		`"description":{"type":"string","description":"What it does, in 5-10 words"}},` +
-		`"required":["command"]}`)
+	return rawSchema[bashInput](func(p map[string]*jsonschema.Schema) {
+		Max(600000)(p["timeout"])
+	})
 }
 
 func (t Bash) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {

@@ -22,22 +22,17 @@ var editDesc = render("edit.md", editMD)
 type Edit struct{}
 
 type editInput struct {
-	FilePath   string `json:"file_path"`
-	OldString  string `json:"old_string"`
-	NewString  string `json:"new_string"`
-	ReplaceAll bool   `json:"replace_all"`
+	FilePath   string `json:"file_path" jsonschema:"Path, absolute or relative to the workspace root"`
+	OldString  string `json:"old_string" jsonschema:"Exact text to replace"`
+	NewString  string `json:"new_string" jsonschema:"Replacement text"`
+	ReplaceAll bool   `json:"replace_all,omitempty" jsonschema:"Replace every match (default false)"`
 }
 
 func (Edit) Name() string        { return "Edit" }
 func (Edit) Description() string { return editDesc() }
 func (Edit) Kind() Kind          { return KindEdit }
 func (Edit) Schema() json.RawMessage {
-	return json.RawMessage(`{"type":"object","properties":{` +
-		`"file_path":{"type":"string","description":"Path, absolute or relative to the workspace root"},` +
-		`"old_string":{"type":"string","description":"Exact text to replace"},` +
-		`"new_string":{"type":"string","description":"Replacement text"},` +
-		`"replace_all":{"type":"boolean","description":"Replace every match (default false)"}},` +
-		`"required":["file_path","old_string","new_string"]}`)
+	return rawSchema[editInput](nil)
 }
 
 func (t Edit) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {

@@ -24,18 +24,15 @@ var editFunctionDesc = render("editfunction.md", editFunctionMD)
 type EditFunction struct{}
 
 type editFunctionInput struct {
-	Name      string  `json:"name"`
-	NewSource *string `json:"new_source"`
+	Name      string  `json:"name" jsonschema:"Qualified name (Class.method), or path::qname when ambiguous"`
+	NewSource *string `json:"new_source" jsonschema:"The whole new definition, decorators and docstring included"`
 }
 
 func (EditFunction) Name() string        { return "EditFunction" }
 func (EditFunction) Description() string { return editFunctionDesc() }
 func (EditFunction) Kind() Kind          { return KindEdit }
 func (EditFunction) Schema() json.RawMessage {
-	return json.RawMessage(`{"type":"object","properties":{` +
-		`"name":{"type":"string","description":"Qualified name (Class.method), or path::qname when ambiguous"},` +
-		`"new_source":{"type":"string","description":"The whole new definition, decorators and docstring included"}},` +
-		`"required":["name","new_source"]}`)
+	return rawSchema[editFunctionInput](nil)
 }
 
 func (t EditFunction) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {

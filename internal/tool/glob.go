@@ -25,17 +25,14 @@ var globDesc = render("glob.md", globMD)
 type Glob struct{}
 
 type globInput struct {
-	Pattern string `json:"pattern"`
-	Path    string `json:"path"`
+	Pattern string `json:"pattern" jsonschema:"Glob, e.g. **/*.go or src/**/*.{ts,tsx}"`
+	Path    string `json:"path,omitempty" jsonschema:"Directory to search (default: workspace root)"`
 }
 
 func (Glob) Name() string        { return "Glob" }
 func (Glob) Description() string { return globDesc() }
 func (Glob) Schema() json.RawMessage {
-	return json.RawMessage(`{"type":"object","properties":{` +
-		`"pattern":{"type":"string","description":"Glob, e.g. **/*.go or src/**/*.{ts,tsx}"},` +
-		`"path":{"type":"string","description":"Directory to search (default: workspace root)"}},` +
-		`"required":["pattern"]}`)
+	return rawSchema[globInput](nil)
 }
 
 func (t Glob) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {

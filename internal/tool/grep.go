@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // Limits of Grep.
@@ -29,37 +31,26 @@ var grepDesc = render("grep.md", grepMD)
 type Grep struct{}
 
 type grepInput struct {
-	Pattern    string `json:"pattern"`
-	Path       string `json:"path"`
-	Glob       string `json:"glob"`
-	Type       string `json:"type"`
-	OutputMode string `json:"output_mode"`
-	I          bool   `json:"-i"`
-	N          *bool  `json:"-n"`
-	A          int    `json:"-A"`
-	B          int    `json:"-B"`
-	C          int    `json:"-C"`
-	HeadLimit  int    `json:"head_limit"`
-	Multiline  bool   `json:"multiline"`
+	Pattern    string `json:"pattern" jsonschema:"Regular expression (ripgrep syntax)"`
+	Path       string `json:"path,omitempty" jsonschema:"File or directory to search (default: workspace root)"`
+	Glob       string `json:"glob,omitempty" jsonschema:"Filter files, e.g. *.py or src/**/*.{ts,tsx}"`
+	Type       string `json:"type,omitempty" jsonschema:"File type, e.g. py, go, js"`
+	OutputMode string `json:"output_mode,omitempty" jsonschema:"Default files_with_matches"`
+	I          bool   `json:"-i,omitempty" jsonschema:"Ignore case"`
+	N          *bool  `json:"-n,omitempty" jsonschema:"Line numbers (content mode, default true)"`
+	A          int    `json:"-A,omitempty" jsonschema:"Lines after each match"`
+	B          int    `json:"-B,omitempty" jsonschema:"Lines before each match"`
+	C          int    `json:"-C,omitempty" jsonschema:"Lines around each match"`
+	HeadLimit  int    `json:"head_limit,omitempty" jsonschema:"Show only the first N lines or files"`
+	Multiline  bool   `json:"multiline,omitempty" jsonschema:"Let . and patterns span lines"`
 }
 
 func (Grep) Name() string        { return "Grep" }
 func (Grep) Description() string { return grepDesc() }
 func (Grep) Schema() json.RawMessage {
-	return json.RawMessage(`{"type":"object","properties":{` +
-		`"pattern":{"type":"string","description":"Regular expression (ripgrep syntax)"},` +
-		`"path":{"type":"string","description":"File or directory to search (default: workspace root)"},` +
-		`"glob":{"type":"string","description":"Filter files, e.g. *.py or src/**/*.{ts,tsx}"},` +
-		`"type":{"type":"string","description":"File type, e.g. py, go, js"},` +
-		`"output_mode":{"type":"string","enum":["content","files_with_matches","count"],"description":"Default files_with_matches"},` +
-		`"-i":{"type":"boolean","description":"Ignore case"},` +
-		`"-n":{"type":"boolean","description":"Line numbers (content mode, default true)"},` +
-		`"-A":{"type":"integer","description":"Lines after each match"},` +
-		`"-B":{"type":"integer","description":"Lines before each match"},` +
-		`"-C":{"type":"integer","description":"Lines around each match"},` +
-		`"head_limit":{"type":"integer","description":"Show only the first N lines or files"},` +
-		`"multiline":{"type":"boolean","description":"Let . and patterns span lines"}},` +
-		`"required":["pattern"]}`)
+	return rawSchema[grepInput](func(p map[string]*jsonschema.Schema) {
+		Enum("content", "files_with_matches", "count")(p["output_mode"])
+	})
 }
 
 func (t Grep) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {

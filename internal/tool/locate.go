@@ -7,11 +7,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/grit-dev/grit/internal/locate"
 	"github.com/grit-dev/grit/internal/search"
 )
-
-// locateMaxK bounds the results Locate returns.
-const locateMaxK = 30
 
 //go:embed locate.md
 var locateMD string
@@ -22,19 +21,17 @@ var locateDesc = render("locate.md", locateMD)
 type Locate struct{}
 
 type locateInput struct {
-	Task      string `json:"task"`
-	Traceback string `json:"traceback"`
-	K         int    `json:"k"`
+	Task      string `json:"task" jsonschema:"The task or bug report, in words and identifiers"`
+	Traceback string `json:"traceback,omitempty" jsonschema:"A traceback or failing test output"`
+	K         int    `json:"k,omitempty" jsonschema:"Results (default 10)"`
 }
 
 func (Locate) Name() string        { return "Locate" }
 func (Locate) Description() string { return locateDesc() }
 func (Locate) Schema() json.RawMessage {
-	return json.RawMessage(`{"type":"object","properties":{` +
-		`"task":{"type":"string","description":"The task or bug report, in words and identifiers"},` +
-		`"traceback":{"type":"string","description":"A traceback or failing test output"},` +
-		`"k":{"type":"integer","minimum":1,"maximum":30,"description":"Results (default 10)"}},` +
-		`"required":["task"]}`)
+	return rawSchema[locateInput](func(p map[string]*jsonschema.Schema) {
+		Bounds(1, locate.MaxK)(p["k"])
+	})
 }
 
 func (t Locate) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {
@@ -46,7 +43,8 @@ func (Locate) run(ctx context.Context, env *Env, input json.RawMessage) (Result,
 	if err := decode("Locate", input, &in); err != nil {
 		return Result{}, err
 	}
-	if strings.TrimSpace(in.Task) == "" && strings.TrimSpace(in.Traceback) == "" {
+	req := locate.Request{Task: in.Task, Traceback: in.Traceback, K: in.K}
+	if req.Empty() {
 		return Result{}, fixf(nil, "Locate needs a task.")
 	}
 	if env.Index == nil {
@@ -56,16 +54,11 @@ func (Locate) run(ctx context.Context, env *Env, input json.RawMessage) (Result,
 	if err != nil {
 		return Result{}, fmt.Errorf("locate: open index: %w", err)
 	}
-	k := in.K
-	if k <= 0 {
-		k = 10
-	}
-	k = min(k, locateMaxK)
-	res, err := search.Run(ctx, ix, search.Query{Text: in.Task, Traceback: in.Traceback, K: k})
+	res, err := locate.Run(ctx, ix, req)
 	if err != nil {
 		return Result{}, fmt.Errorf("locate: %w", err)
 	}
-	return Result{Content: renderLocate(res, k)}, nil
+	return Result{Content: renderLocate(res, req.N())}, nil
 }
 
 // renderLocate writes a ranking compactly: one line per definition,

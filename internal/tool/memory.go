@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 //go:embed memory.md
@@ -29,21 +31,19 @@ type Memory struct {
 
 type memoryInput struct {
 	Command string `json:"command"`
-	Text    string `json:"text"`
-	OldText string `json:"old_text"`
-	Scope   string `json:"scope"`
+	Text    string `json:"text,omitempty" jsonschema:"add: the note; replace: the new text"`
+	OldText string `json:"old_text,omitempty" jsonschema:"replace, remove: text found exactly once in the file"`
+	Scope   string `json:"scope,omitempty" jsonschema:"default project"`
 }
 
 func (Memory) Name() string        { return "Memory" }
 func (Memory) Description() string { return memoryDesc() }
 func (Memory) Kind() Kind          { return KindEdit }
 func (Memory) Schema() json.RawMessage {
-	return json.RawMessage(`{"type":"object","properties":{` +
-		`"command":{"type":"string","enum":["view","add","replace","remove"]},` +
-		`"text":{"type":"string","description":"add: the note; replace: the new text"},` +
-		`"old_text":{"type":"string","description":"replace, remove: text found exactly once in the file"},` +
-		`"scope":{"type":"string","enum":["project","user"],"description":"default project"}},` +
-		`"required":["command"]}`)
+	return rawSchema[memoryInput](func(p map[string]*jsonschema.Schema) {
+		Enum("view", "add", "replace", "remove")(p["command"])
+		Enum("project", "user")(p["scope"])
+	})
 }
 
 func (t Memory) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {

@@ -11,6 +11,8 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // Limits of Read.
@@ -31,19 +33,18 @@ var readDesc = render("read.md", readMD)
 type Read struct{}
 
 type readInput struct {
-	FilePath string `json:"file_path"`
-	Offset   int    `json:"offset"`
-	Limit    int    `json:"limit"`
+	FilePath string `json:"file_path" jsonschema:"Path, absolute or relative to the workspace root"`
+	Offset   int    `json:"offset,omitempty" jsonschema:"First line to show (1-based)"`
+	Limit    int    `json:"limit,omitempty" jsonschema:"Number of lines to show"`
 }
 
 func (Read) Name() string        { return "Read" }
 func (Read) Description() string { return readDesc() }
 func (Read) Schema() json.RawMessage {
-	return json.RawMessage(`{"type":"object","properties":{` +
-		`"file_path":{"type":"string","description":"Path, absolute or relative to the workspace root"},` +
-		`"offset":{"type":"integer","minimum":1,"description":"First line to show (1-based)"},` +
-		`"limit":{"type":"integer","minimum":1,"description":"Number of lines to show"}},` +
-		`"required":["file_path"]}`)
+	return rawSchema[readInput](func(p map[string]*jsonschema.Schema) {
+		Min(1)(p["offset"])
+		Min(1)(p["limit"])
+	})
 }
 
 func (t Read) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {

@@ -29,15 +29,13 @@ type Skill struct {
 }
 
 type skillInput struct {
-	Skill string `json:"skill"`
+	Skill string `json:"skill" jsonschema:"The skill's name, as listed in the system prompt"`
 }
 
 func (Skill) Name() string        { return "Skill" }
 func (Skill) Description() string { return skillDesc() }
 func (Skill) Schema() json.RawMessage {
-	return json.RawMessage(`{"type":"object","properties":{` +
-		`"skill":{"type":"string","description":"The skill's name, as listed in the system prompt"}},` +
-		`"required":["skill"]}`)
+	return rawSchema[skillInput](nil)
 }
 
 func (t Skill) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {

@@ -34,17 +34,14 @@ type ToolSearch struct {
 }
 
 type toolSearchInput struct {
-	Query      string `json:"query"`
-	MaxResults int    `json:"max_results"`
+	Query      string `json:"query" jsonschema:"Keywords, or select:Name1,Name2 for exact names"`
+	MaxResults int    `json:"max_results,omitempty" jsonschema:"Most tools to load (default 5)"`
 }
 
 func (ToolSearch) Name() string        { return "ToolSearch" }
 func (ToolSearch) Description() string { return toolSearchDesc() }
 func (ToolSearch) Schema() json.RawMessage {
-	return json.RawMessage(`{"type":"object","properties":{` +
-		`"query":{"type":"string","description":"Keywords, or select:Name1,Name2 for exact names"},` +
-		`"max_results":{"type":"integer","description":"Most tools to load (default 5)"}},` +
-		`"required":["query"]}`)
+	return rawSchema[toolSearchInput](nil)
 }
 
 func (t ToolSearch) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {

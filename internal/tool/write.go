@@ -18,18 +18,15 @@ var writeDesc = render("write.md", writeMD)
 type Write struct{}
 
 type writeInput struct {
-	FilePath string  `json:"file_path"`
-	Content  *string `json:"content"`
+	FilePath string  `json:"file_path" jsonschema:"Path, absolute or relative to the workspace root"`
+	Content  *string `json:"content" jsonschema:"The whole new content"`
 }
 
 func (Write) Name() string        { return "Write" }
 func (Write) Description() string { return writeDesc() }
 func (Write) Kind() Kind          { return KindEdit }
 func (Write) Schema() json.RawMessage {
-	return json.RawMessage(`{"type":"object","properties":{` +
-		`"file_path":{"type":"string","description":"Path, absolute or relative to the workspace root"},` +
-		`"content":{"type":"string","description":"The whole new content"}},` +
-		`"required":["file_path","content"]}`)
+	return rawSchema[writeInput](nil)
 }
 
 func (t Write) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {
