@@ -1,15 +1,13 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"net"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/grit-dev/grit/internal/agent"
 	"github.com/grit-dev/grit/internal/config"
@@ -73,6 +71,21 @@ type AgentSession struct {
 	ix      *index.Index
 }
 
+// settings resolves the workspace root and loads its settings layers and
+// trust state: trust decides whether the repository's own settings count.
+func (o AgentOptions) settings() (string, config.Settings, config.Sources, permission.TrustStatus, error) {
+	root, err := filepath.Abs(cmp.Or(o.Root, "."))
+	if err != nil {
+		return "", config.Settings{}, config.Sources{}, permission.TrustStatus{}, err
+	}
+	settings, src, err := config.Load(root, o.ConfigOpts)
+	if err != nil {
+		return "", config.Settings{}, config.Sources{}, permission.TrustStatus{}, err
+	}
+	status, err := permission.CheckTrustAt(root, o.TrustPath)
+	return root, settings, src, status, err
+}
+
 // OpenAgent loads settings, builds the provider, tools, sandbox, permission
 // engine and hooks, and creates or resumes the session.
 func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
@@ -80,42 +93,18 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 	if warnf == nil {
 		warnf = func(string, ...any) {}
 	}
-	root := o.Root
-	if root == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return nil, err
-		}
-		root = wd
-	}
-	root, err := filepath.Abs(root)
-	if err != nil {
-		return nil, err
-	}
-	settings, src, err := config.Load(root, o.ConfigOpts)
-	if err != nil {
-		return nil, err
-	}
-
-	// Trust decides whether the repository's own settings count.
-	status, err := checkTrust(root, o.TrustPath)
+	root, settings, src, status, err := o.settings()
 	if err != nil {
 		return nil, err
 	}
 	trusted := status.Honoured()
 	if !trusted {
 		warnf("%s", status.Describe())
-		settings = untrustedSettings(src)
+		settings = src.Untrusted()
 	}
 
 	s := &AgentSession{Settings: settings, Trusted: trusted}
-	model := o.Model
-	if model == "" {
-		model = settings.Model
-	}
-	if model == "" {
-		model = config.DefaultModel
-	}
+	model := settings.ModelOr(o.Model)
 	s.Model = model
 	p := o.Provider
 	if p == nil {
@@ -129,7 +118,7 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 	// Tools and where Bash runs.
 	runner := o.Runner
 	if runner == nil {
-		if runner, err = NewSandboxRunner(root, settings); err != nil {
+		if runner, err = sandbox.NewFor(root, settings); err != nil {
 			return nil, err
 		}
 	}
@@ -141,12 +130,7 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 	env.Index = s.index
 	tools := tool.Default(env)
 	var keep []tool.Tool
-	removed := map[string]bool{}
-	for _, r := range splitToolList(o.DisallowedTools) {
-		if !strings.Contains(r, "(") {
-			removed[r] = true
-		}
-	}
+	removed := permission.RemovedTools(o.DisallowedTools)
 	for _, t := range tools.All() {
 		if !removed[t.Name()] {
 			keep = append(keep, t)
@@ -162,12 +146,12 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 		}
 	}
 	user := src.User.Settings.Permissions
-	user.Allow = append(splitToolList(o.AllowedTools), user.Allow...)
-	user.Deny = append(splitToolList(o.DisallowedTools), user.Deny...)
+	user.Allow = append(permission.SplitToolList(o.AllowedTools), user.Allow...)
+	user.Deny = append(permission.SplitToolList(o.DisallowedTools), user.Deny...)
 	if mode == "" && src.Env.Settings.Permissions.DefaultMode != "" {
 		mode = src.Env.Settings.Permissions.DefaultMode
 	}
-	project := mergePermissions(src.Project.Settings.Permissions, src.Local.Settings.Permissions)
+	project := src.ProjectPermissions()
 	engine, err := permission.New(permission.Options{
 		Mode: mode, Root: env.Root,
 		Managed: src.Managed.Settings.Permissions, User: user, Project: project,
@@ -192,22 +176,14 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 	meta := session.Meta{Cwd: root, Model: s.Model}
 	switch {
 	case o.Resume != "" || o.Continue:
-		id := o.Resume
-		if id == "" {
-			if id, err = st.Latest(); err != nil {
-				return nil, err
-			}
-		}
-		sess, tr, err := st.Open(id)
-		if errors.Is(err, session.ErrLocked) {
-			sess, tr, err = st.Fork(id, meta)
-			if err == nil {
-				s.ForkedFrom = id
-				warnf("session %s is in use by another grit process; continuing in a new session %s forked from it", id, sess.ID)
-			}
-		}
+		sess, tr, forked, err := st.Resume(o.Resume, meta)
 		if err != nil {
 			return nil, err
+		}
+		id := sess.ID
+		if forked != "" {
+			id, s.ForkedFrom = forked, forked
+			warnf("session %s is in use by another grit process; continuing in a new session %s forked from it", id, sess.ID)
 		}
 		if w := tr.Warning(); w != "" {
 			warnf("session %s: %s", id, w)
@@ -224,7 +200,7 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 
 	// Hooks: managed, user, and the repository's own only when trusted.
 	hooks, err := agent.NewHooks(agent.HookOptions{
-		Layers: HookLayers(src, trusted), Dir: root,
+		Layers: agent.HookLayers(src, trusted), Dir: root,
 		SessionID: s.Session.ID, TranscriptPath: s.Session.Path,
 		Logf: func(f string, a ...any) { warnf(f, a...) },
 	})
@@ -240,7 +216,7 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 	system := agent.SystemPrompt(agent.DetectPromptEnv(env.Root), o.AppendSystemPrompt)
 	s.Agent, err = agent.New(agent.Options{
 		Provider: p, Tools: tools, Env: env,
-		Gate: PermissionGate(engine), Asker: o.Asker, Hooks: hooks,
+		Gate: agent.PermissionGate(engine), Asker: o.Asker, Hooks: hooks,
 		Session: s.Session, History: history, Resumed: s.Resumed,
 		System: system, MaxTurns: maxTurns, OnEvent: o.OnEvent,
 	})
@@ -308,69 +284,4 @@ func (s *AgentSession) index(ctx context.Context) (*index.Index, error) {
 		return nil, err
 	}
 	return s.ix, nil
-}
-
-// mergePermissions joins the project's two files into one layer.
-func mergePermissions(a, b config.Permissions) config.Permissions {
-	return config.Merge(config.Settings{Permissions: a}, config.Settings{Permissions: b}).Permissions
-}
-
-// splitToolList splits Claude Code style tool lists: entries separated by
-// commas or spaces, except inside parentheses ("Bash(git log:*) Read").
-func splitToolList(values []string) []string {
-	var out []string
-	for _, v := range values {
-		depth, start := 0, 0
-		flush := func(end int) {
-			if s := strings.TrimSpace(v[start:end]); s != "" {
-				out = append(out, s)
-			}
-		}
-		for i, r := range v {
-			switch {
-			case r == '(':
-				depth++
-			case r == ')' && depth > 0:
-				depth--
-			case (r == ',' || r == ' ' || r == '\t') && depth == 0:
-				flush(i)
-				start = i + 1
-			}
-		}
-		flush(len(v))
-	}
-	return out
-}
-
-// ModelUnreachable explains a model that does not answer, or returns "".
-func ModelUnreachable(spec string, err error) string {
-	var op *net.OpError
-	if !errors.Is(err, syscall.ECONNREFUSED) && !(errors.As(err, &op) && op.Op == "dial") {
-		return ""
-	}
-	kind, model, _ := strings.Cut(spec, ":")
-	if kind == "ollama" {
-		return fmt.Sprintf("model %s did not answer: is Ollama running? Start it with `ollama serve` and fetch the model with `ollama pull %s` (OLLAMA_HOST sets its address), or choose another model with --model PROVIDER:MODEL or \"model\" in .grit/settings.json (e.g. anthropic:claude-sonnet-4-5 with ANTHROPIC_API_KEY set)", spec, model)
-	}
-	return fmt.Sprintf("model %s did not answer (%v): check the endpoint's address, or choose another model with --model PROVIDER:MODEL", spec, err)
-}
-
-// checkTrust reads whether the user trusts root (trustPath "" is the default file).
-func checkTrust(root, trustPath string) (permission.TrustStatus, error) {
-	if trustPath == "" {
-		var err error
-		if trustPath, err = permission.DefaultTrustPath(); err != nil {
-			return permission.TrustStatus{}, err
-		}
-	}
-	status, err := permission.OpenTrust(trustPath).Check(root)
-	if err != nil {
-		return status, fmt.Errorf("trust: %w", err)
-	}
-	return status, nil
-}
-
-// untrustedSettings merges the settings layers without the repository's own.
-func untrustedSettings(src config.Sources) config.Settings {
-	return config.Merge(src.Defaults.Settings, src.User.Settings, src.Managed.Settings, src.Env.Settings)
 }

@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/grit-dev/grit/internal/config"
 	"github.com/grit-dev/grit/internal/contextlayer"
 	"github.com/grit-dev/grit/internal/index"
+	"github.com/grit-dev/grit/internal/permission"
 	"github.com/grit-dev/grit/internal/provider"
 	"github.com/grit-dev/grit/internal/session"
 	"github.com/grit-dev/grit/internal/tool"
@@ -17,18 +17,9 @@ import (
 // AttachContext builds the context layer of an opened agent session and
 // installs it: tools, system prompt, compactor. Warnings go to o.Warnf.
 func AttachContext(ctx context.Context, s *AgentSession, o AgentOptions) (*contextlayer.Layer, error) {
-	disallowed := map[string]bool{}
-	for _, r := range splitToolList(o.DisallowedTools) {
-		if !strings.Contains(r, "(") {
-			disallowed[r] = true
-		}
-	}
-	cwd, _ := os.Getwd()
-	if rel, err := filepath.Rel(s.Root, cwd); err != nil || strings.HasPrefix(rel, "..") {
-		cwd = s.Root
-	}
+	disallowed := permission.RemovedTools(o.DisallowedTools)
 	l, err := contextlayer.New(contextlayer.Options{
-		Root: s.Root, Cwd: cwd, ConfigOpts: o.ConfigOpts, AppendSystemPrompt: o.AppendSystemPrompt,
+		Root: s.Root, Cwd: cwdIn(s.Root), ConfigOpts: o.ConfigOpts, AppendSystemPrompt: o.AppendSystemPrompt,
 		Model: s.Model, Window: contextlayer.WindowOf(ctx, s.Model, s.Settings, s.Agent.Provider()),
 		Untrusted: !s.Trusted,
 	})
@@ -49,34 +40,16 @@ func AttachContext(ctx context.Context, s *AgentSession, o AgentOptions) (*conte
 // workspace (with a saved session's conversation when o.Resume or
 // o.Continue names one), without starting a model.
 func ContextFor(ctx context.Context, o AgentOptions) (contextlayer.Report, error) {
-	root := o.Root
-	if root == "" {
-		root = "."
-	}
-	root, err := filepath.Abs(root)
-	if err != nil {
-		return contextlayer.Report{}, err
-	}
-	settings, src, err := config.Load(root, o.ConfigOpts)
-	if err != nil {
-		return contextlayer.Report{}, err
-	}
 	// What a session would load: an untrusted repository's own settings and
 	// skills are left out, as AgentSession leaves them out.
-	status, err := checkTrust(root, o.TrustPath)
+	root, settings, src, status, err := o.settings()
 	if err != nil {
 		return contextlayer.Report{}, err
 	}
 	if !status.Honoured() {
-		settings = untrustedSettings(src)
+		settings = src.Untrusted()
 	}
-	model := o.Model
-	if model == "" {
-		model = settings.Model
-	}
-	if model == "" {
-		model = config.DefaultModel
-	}
+	model := settings.ModelOr(o.Model)
 	env, err := tool.NewEnv(root, nil)
 	if err != nil {
 		return contextlayer.Report{}, err
@@ -89,18 +62,13 @@ func ContextFor(ctx context.Context, o AgentOptions) (contextlayer.Report, error
 	if kind, _, _ := strings.Cut(model, ":"); kind == "ollama" {
 		p, _ = s.newProvider(model) // for the window Ollama reports; no model call
 	}
-	cwd, _ := os.Getwd()
-	if rel, err := filepath.Rel(env.Root, cwd); err != nil || strings.HasPrefix(rel, "..") {
-		cwd = env.Root
-	}
-	l, err := contextlayer.New(contextlayer.Options{Root: env.Root, Cwd: cwd, ConfigOpts: o.ConfigOpts, AppendSystemPrompt: o.AppendSystemPrompt,
+	l, err := contextlayer.New(contextlayer.Options{Root: env.Root, Cwd: cwdIn(env.Root), ConfigOpts: o.ConfigOpts, AppendSystemPrompt: o.AppendSystemPrompt,
 		Model: model, Window: contextlayer.WindowOf(ctx, model, settings, p), Untrusted: !status.Honoured()})
 	if err != nil {
 		return contextlayer.Report{}, err
 	}
 	l.Install(reg, nil)
-	var msgs []provider.Message
-	var last provider.Usage
+	var tr *session.Transcript
 	if o.Resume != "" || o.Continue {
 		st, err := session.NewStore(o.DataHome, env.Root)
 		if err != nil {
@@ -112,27 +80,11 @@ func ContextFor(ctx context.Context, o AgentOptions) (contextlayer.Report, error
 				return contextlayer.Report{}, err
 			}
 		}
-		tr, err := st.Read(id)
-		if err != nil {
+		if tr, err = st.Read(id); err != nil {
 			return contextlayer.Report{}, err
 		}
-		msgs = tr.Messages()
-		// The last usage counts the last request only if no compaction came after it.
-		for _, r := range tr.Records {
-			switch {
-			case r.Type == session.TypeUsage && r.Usage != nil:
-				last = *r.Usage
-			case r.Type == session.TypeCompact:
-				last = provider.Usage{}
-			}
-		}
-		if last != (provider.Usage{}) {
-			// The count covers every message but the final reply.
-			l.Compactor = &session.Compactor{Window: l.Window}
-			l.Compactor.Observe(max(len(msgs)-1, 0), last)
-		}
 	}
-	return l.Report(msgs, last), nil
+	return l.ReportFor(tr), nil
 }
 
 // InitAgentsMD is `grit init` (contextlayer.InitAgentsMD) over the
@@ -141,4 +93,14 @@ func InitAgentsMD(ctx context.Context, root string, force, dryRun bool) (context
 	return contextlayer.InitAgentsMD(ctx, root, force, dryRun, func(ctx context.Context, root string) (*index.Index, index.Stats, error) {
 		return UpdateIndex(ctx, root, index.Options{})
 	})
+}
+
+// cwdIn is the working directory if it is inside root, else root: where
+// nested context files are looked up from.
+func cwdIn(root string) string {
+	cwd, _ := os.Getwd()
+	if rel, err := filepath.Rel(root, cwd); err != nil || strings.HasPrefix(rel, "..") {
+		return root
+	}
+	return cwd
 }

@@ -140,7 +140,7 @@ func TestUntrustedRepositoryRunsNothing(t *testing.T) {
 	}
 
 	// Trusted, the same files count: the hooks run and the allow rule holds.
-	if _, err := GrantTrust(TrustOptions{Root: repo, Store: w.trust}); err != nil {
+	if _, err := permission.GrantTrust(permission.TrustOptions{Root: repo, Store: w.trust}); err != nil {
 		t.Fatal(err)
 	}
 	o := w.options(repo, safetyScript(t, bashTurn("t1", "touch "+ran), endTurn))
@@ -164,7 +164,7 @@ func TestUntrustedRepositoryRunsNothing(t *testing.T) {
 
 	// A change to the trusted files makes the repository untrusted again.
 	os.WriteFile(filepath.Join(repo, ".grit", "settings.local.json"), []byte(`{}`), 0o644)
-	rep, err := CheckTrust(TrustOptions{Root: repo, Store: w.trust})
+	rep, err := permission.CheckTrust(permission.TrustOptions{Root: repo, Store: w.trust})
 	if err != nil || rep.State != permission.TrustChanged {
 		t.Errorf("after a change: trust state %q (%v), want %q", rep.State, err, permission.TrustChanged)
 	}

@@ -208,7 +208,7 @@ func runHeadless(e *env, f agentFlags, prompt string) error {
 	}
 	res, runErr := s.Agent.Run(e.ctx, prompt)
 	if runErr != nil {
-		if hint := app.ModelUnreachable(s.Model, runErr); hint != "" {
+		if hint := provider.Unreachable(s.Model, runErr); hint != "" {
 			runErr = errors.New(hint)
 			res.Text = hint
 		}
@@ -502,7 +502,7 @@ func runInteractive(e *env, f agentFlags, first string) error {
 		case errors.Is(err, context.Canceled):
 			fmt.Fprintln(e.Err, "grit: interrupted; the partial reply is kept in the session.")
 		case err != nil:
-			if hint := app.ModelUnreachable(s.Model, err); hint != "" {
+			if hint := provider.Unreachable(s.Model, err); hint != "" {
 				err = errors.New(hint)
 			}
 			fmt.Fprintf(e.Err, "grit: %v\n", err)

@@ -21,6 +21,7 @@ import (
 
 	"github.com/grit-dev/grit/internal/app"
 	"github.com/grit-dev/grit/internal/index"
+	"github.com/grit-dev/grit/internal/index/treesitter"
 )
 
 // newBenchCmd is `grit bench`: each benchmark is a subcommand.
@@ -423,7 +424,7 @@ func benchIndex(ctx context.Context, e *env, root string) (*benchIndexReport, er
 	}
 	bare := func() error {
 		cpu0 := selfCPU()
-		d, err := app.BareParse(ctx, root, paths, r.Workers)
+		d, err := treesitter.BareParse(ctx, root, paths, r.Workers)
 		if err != nil {
 			return err
 		}
@@ -452,7 +453,7 @@ func benchIndex(ctx context.Context, e *env, root string) (*benchIndexReport, er
 	}
 	step("parse + extraction")
 	cpu0 := selfCPU()
-	ext, err := app.ParseExtract(ctx, root, paths, r.Workers)
+	ext, err := treesitter.ParseExtract(ctx, root, paths, r.Workers)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/grit-dev/grit/internal/agent"
 	"github.com/grit-dev/grit/internal/app"
+	"github.com/grit-dev/grit/internal/provider"
 	"github.com/grit-dev/grit/internal/sandbox"
 	"github.com/spf13/cobra"
 )
@@ -107,7 +108,7 @@ func runGoal(e *env, f goalFlags, objective string) error {
 	if _, err := app.AttachContext(e.ctx, s, opts); err != nil {
 		return err
 	}
-	runner, err := app.NewSandboxRunner(s.Root, s.Settings)
+	runner, err := sandbox.NewFor(s.Root, s.Settings)
 	if err != nil {
 		return err
 	}
@@ -118,7 +119,7 @@ func runGoal(e *env, f goalFlags, objective string) error {
 		OnProgress: func(p agent.GoalProgress) { printGoalProgress(e.Err, f.until, p) },
 	})
 	if runErr != nil {
-		if hint := app.ModelUnreachable(s.Model, runErr); hint != "" {
+		if hint := provider.Unreachable(s.Model, runErr); hint != "" {
 			runErr = errors.New(hint)
 		}
 	}
@@ -201,7 +202,7 @@ func slashGoal(ctx context.Context, c *chat, arg string) error {
 	if !ok || objective == "" || until == "" {
 		return errors.New(`usage: /goal OBJECTIVE --until CMD (e.g. /goal make the tests pass --until go test ./...)`)
 	}
-	runner, err := app.NewSandboxRunner(c.s.Root, c.s.Settings)
+	runner, err := sandbox.NewFor(c.s.Root, c.s.Settings)
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/grit-dev/grit/internal/app"
 	"github.com/grit-dev/grit/internal/permission"
 	"github.com/spf13/cobra"
 )
@@ -42,19 +41,19 @@ once, changed since), trusted. The store is ~/.config/grit/trust.json
 			if f.revoke && f.dryRun {
 				return usageErrorf("use either --revoke or --dry-run, not both")
 			}
-			o := app.TrustOptions{}
+			o := permission.TrustOptions{}
 			if len(args) == 1 {
 				o.Root = args[0]
 			}
-			var rep app.TrustReport
+			var rep permission.TrustReport
 			var err error
 			switch {
 			case f.dryRun:
-				rep, err = app.CheckTrust(o)
+				rep, err = permission.CheckTrust(o)
 			case f.revoke:
-				rep, err = app.RevokeTrust(o)
+				rep, err = permission.RevokeTrust(o)
 			default:
-				rep, err = app.GrantTrust(o)
+				rep, err = permission.GrantTrust(o)
 			}
 			if err != nil {
 				return err
@@ -73,7 +72,7 @@ once, changed since), trusted. The store is ~/.config/grit/trust.json
 	return cmd
 }
 
-func printTrust(e *env, r app.TrustReport, f trustFlags) {
+func printTrust(e *env, r permission.TrustReport, f trustFlags) {
 	switch {
 	case r.State == permission.TrustNothing && r.Previous == permission.TrustNothing:
 		fmt.Fprintf(e.Out, "%s has no settings, hooks or skills of its own: nothing to trust.\n", r.Root)

@@ -461,3 +461,28 @@ func (l *Layer) SkillList() []contextfiles.Skill {
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
+
+// ReportFor is Report for a saved session's transcript (nil for a new
+// session): its conversation, and the usage of its last request unless a
+// compaction came after it.
+func (l *Layer) ReportFor(tr *session.Transcript) Report {
+	if tr == nil {
+		return l.Report(nil, provider.Usage{})
+	}
+	msgs := tr.Messages()
+	var last provider.Usage
+	for _, r := range tr.Records {
+		switch {
+		case r.Type == session.TypeUsage && r.Usage != nil:
+			last = *r.Usage
+		case r.Type == session.TypeCompact:
+			last = provider.Usage{}
+		}
+	}
+	if last != (provider.Usage{}) {
+		// The count covers every message but the final reply.
+		l.Compactor = &session.Compactor{Window: l.Window}
+		l.Compactor.Observe(max(len(msgs)-1, 0), last)
+	}
+	return l.Report(msgs, last)
+}

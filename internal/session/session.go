@@ -349,3 +349,23 @@ func (s *Session) Close() error {
 	s.f = nil
 	return err
 }
+
+// Resume opens session id, or the project's latest when id is "". A session
+// in use by another process is forked: the new session continues it, and
+// forkedFrom names the one it came from.
+func (s *Store) Resume(id string, meta Meta) (sess *Session, tr *Transcript, forkedFrom string, err error) {
+	if id == "" {
+		if id, err = s.Latest(); err != nil {
+			return nil, nil, "", err
+		}
+	}
+	sess, tr, err = s.Open(id)
+	if errors.Is(err, ErrLocked) {
+		sess, tr, err = s.Fork(id, meta)
+		forkedFrom = id
+	}
+	if err != nil {
+		return nil, nil, "", err
+	}
+	return sess, tr, forkedFrom, nil
+}

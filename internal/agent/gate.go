@@ -1,0 +1,30 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/grit-dev/grit/internal/config"
+	"github.com/grit-dev/grit/internal/permission"
+)
+
+// PermissionGate adapts the permission engine to the agent's Gate.
+func PermissionGate(e *permission.Engine) Gate { return engineGate{e} }
+
+type engineGate struct{ e *permission.Engine }
+
+func (g engineGate) Check(ctx context.Context, name string, input json.RawMessage) Decision {
+	d := g.e.Check(ctx, name, input)
+	return Decision{Behavior: d.Behavior, Reason: d.Reason}
+}
+
+// HookLayers are the settings' hooks, strongest first; the repository's
+// own two files only run when it is trusted.
+func HookLayers(src config.Sources, trusted bool) []HookLayer {
+	return []HookLayer{
+		{Name: "managed", Hooks: src.Managed.Settings.Hooks, Trusted: true},
+		{Name: "user", Hooks: src.User.Settings.Hooks, Trusted: true},
+		{Name: "project", Hooks: src.Project.Settings.Hooks, Trusted: trusted},
+		{Name: "project local", Hooks: src.Local.Settings.Hooks, Trusted: trusted},
+	}
+}
