@@ -1,9 +1,14 @@
 package internal_test
 
 import (
+	"bufio"
+	"encoding/json"
+	"fmt"
 	"go/build"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -11,99 +16,243 @@ import (
 
 const module = "github.com/grit-dev/grit/"
 
-// allowed lists, for each package, the internal packages it may import. The
-// rules are ARCHITECTURE.md's "Who may import whom"; a package missing here
-// fails the test, so a new package must take its place in the layering.
-var allowed = map[string][]string{
-	"cmd/grit":                  {"internal/cli", "internal/prefault"},
-	"internal/cli":              {"internal/app", "*"},
-	"internal/web":              {"internal/app", "*"},
-	"internal/mcp":              {"internal/app", "*"},
-	"internal/app":              {"*"},
-	"internal/agent":            {"internal/provider", "internal/tool", "internal/session", "internal/contextfiles", "internal/permission", "internal/sandbox", "internal/edit", "internal/search", "internal/index", "internal/span", "internal/config", "internal/store"},
-	"internal/fix":              {"internal/provider", "internal/tool", "internal/session", "internal/contextfiles", "internal/permission", "internal/sandbox", "internal/edit", "internal/search", "internal/index", "internal/span", "internal/config", "internal/store"},
-	"internal/tool":             {"internal/search", "internal/index", "internal/edit", "internal/sandbox", "internal/permission", "internal/span", "internal/store", "internal/config"},
-	"internal/contextfiles":     {"internal/span", "internal/config"},
-	"internal/search":           {"internal/index", "internal/store", "internal/span"},
-	"internal/index":            {"internal/store", "internal/span"},
-	"internal/index/treesitter": {"internal/index", "internal/span"},
-	"internal/session":          {"internal/store", "internal/provider", "internal/span"},
-	"internal/edit":             {"internal/span"},
-	"internal/permission":       {"internal/config", "internal/span"},
-	"internal/provider":         {},
-	"internal/span":             {},
-	"internal/store":            {},
-	"internal/config":           {},
-	"internal/sandbox":          {},
-	"internal/prefault":         {},
+// The rules are the table "Who may import whom" in docs/design.md: one row
+// per package, naming every module package it may import, and the
+// third-party cgo it may bring in. This test reads them from there, so the
+// document and the check cannot drift apart; a package missing from the
+// table fails, so a new package must take its place in the layering.
+
+// rule is one row of the table.
+type rule struct {
+	imports  []string // module packages its non-test files may import
+	testOnly []string // further module packages its tests may import
+	cgo      []string // import paths (or prefixes ending in "/") of cgo it may bring in
 }
 
-// The faces are peers: web and mcp never import cli or each other. cli may
-// import them only to launch them (grit explore, grit mcp); docs/design.md says why.
-var forbidden = map[string][]string{
-	"internal/web": {"internal/cli", "internal/mcp"},
-	"internal/mcp": {"internal/cli", "internal/web"},
+// graph is the module as go list sees it.
+type graph struct {
+	pkgs map[string]*pkg // by path relative to the module ("internal/search")
+}
+
+type pkg struct {
+	imports, testImports []string // module packages, relative
+	cgo                  []string // direct imports that are, or pull in, cgo ("C" for its own)
 }
 
 func TestLayers(t *testing.T) {
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
+	rules := readRules(t, filepath.Join("..", "docs", "design.md"))
+	g := loadGraph(t)
+	for _, v := range violations(rules, g) {
+		t.Error(v)
 	}
-	for _, pkg := range packages(t, root) {
-		rules, ok := allowed[pkg]
-		if !ok {
-			// Sub-packages inherit their parent's rules (internal/provider/anthropic → internal/provider).
-			for p := pkg; p != "." && !ok; p = filepath.ToSlash(filepath.Dir(p)) {
-				rules, ok = allowed[p]
-			}
-			if !ok {
-				t.Errorf("package %s has no place in the layering: add it to allowed in layers_test.go and ARCHITECTURE", pkg)
-				continue
-			}
+}
+
+// TestLayersCatchesNewArrows is the test of the test: an arrow or a cgo
+// import outside the written rules is reported, and one inside is not.
+func TestLayersCatchesNewArrows(t *testing.T) {
+	rules := map[string]rule{
+		"internal/search":           {imports: []string{"internal/index"}},
+		"internal/index":            {testOnly: []string{"internal/index/treesitter"}},
+		"internal/index/treesitter": {imports: []string{"internal/index"}, cgo: []string{"C", "github.com/tree-sitter/"}},
+	}
+	ok := graph{pkgs: map[string]*pkg{
+		"internal/search":           {imports: []string{"internal/index"}},
+		"internal/index":            {testImports: []string{"internal/index/treesitter"}},
+		"internal/index/treesitter": {imports: []string{"internal/index"}, cgo: []string{"C", "github.com/tree-sitter/go-tree-sitter"}},
+	}}
+	if v := violations(rules, ok); len(v) != 0 {
+		t.Fatalf("violations(the written graph) = %q, want none", v)
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(g graph)
+		want string
+	}{
+		{"upward arrow", func(g graph) { g.pkgs["internal/index"].imports = []string{"internal/search"} }, "internal/index imports internal/search"},
+		{"test arrow in production", func(g graph) { g.pkgs["internal/index"].imports = []string{"internal/index/treesitter"} }, "internal/index imports internal/index/treesitter"},
+		{"test arrow in a test", func(g graph) { g.pkgs["internal/search"].testImports = []string{"internal/index/treesitter"} }, "internal/search's tests import internal/index/treesitter"},
+		{"cgo elsewhere", func(g graph) { g.pkgs["internal/search"].cgo = []string{"C"} }, "internal/search brings in cgo through C"},
+		{"cgo by a dependency", func(g graph) { g.pkgs["internal/search"].cgo = []string{"github.com/mattn/go-sqlite3"} }, "internal/search brings in cgo through github.com/mattn/go-sqlite3"},
+		{"new package", func(g graph) { g.pkgs["internal/util"] = &pkg{} }, "internal/util has no row"},
+	} {
+		g := graph{pkgs: map[string]*pkg{}}
+		for k, p := range ok.pkgs {
+			c := *p
+			g.pkgs[k] = &c
 		}
-		bp, err := build.ImportDir(filepath.Join(root, pkg), 0)
-		if err != nil {
-			t.Errorf("%s: %v", pkg, err)
-			continue
-		}
-		imports := append(append([]string{}, bp.Imports...), bp.TestImports...)
-		for _, imp := range imports {
-			if !strings.HasPrefix(imp, module) {
-				continue
-			}
-			dep := strings.TrimPrefix(imp, module)
-			if dep == pkg || strings.HasPrefix(dep, pkg+"/") || strings.HasPrefix(pkg, dep+"/") {
-				continue // own sub-packages and parent are one unit
-			}
-			for _, f := range forbidden[pkg] {
-				if dep == f {
-					t.Errorf("%s imports %s: the faces are peers and must not import each other", pkg, dep)
-				}
-			}
-			if !permitted(rules, dep) {
-				t.Errorf("%s imports %s, which ARCHITECTURE.md does not allow (allowed: %v)", pkg, dep, rules)
-			}
-		}
-		if pkg != "internal/index/treesitter" && !strings.HasPrefix(pkg, "internal/store") && pkg != "internal/app" {
-			for _, imp := range bp.Imports {
-				if imp == "C" || strings.Contains(imp, "go-tree-sitter") || strings.Contains(imp, "go-sqlite3") {
-					if !(strings.HasPrefix(pkg, "internal/index/treesitter")) {
-						t.Errorf("%s imports %s: cgo enters only through index/treesitter and store", pkg, imp)
-					}
-				}
-			}
+		tc.edit(g)
+		v := strings.Join(violations(rules, g), "\n")
+		if !strings.Contains(v, tc.want) {
+			t.Errorf("%s: violations = %q, want one saying %q", tc.name, v, tc.want)
 		}
 	}
 }
 
-func permitted(rules []string, dep string) bool {
-	for _, r := range rules {
-		if r == "*" || r == dep || strings.HasPrefix(dep, r+"/") {
-			return true
+// violations lists every arrow and cgo import of g outside rules.
+func violations(rules map[string]rule, g graph) []string {
+	var out []string
+	names := make([]string, 0, len(g.pkgs))
+	for name := range g.pkgs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		p := g.pkgs[name]
+		r, ok := rules[name]
+		if !ok {
+			out = append(out, fmt.Sprintf("%s has no row in docs/design.md's \"Who may import whom\": give it its place in the layering", name))
+			continue
+		}
+		for _, dep := range p.imports {
+			if !slices.Contains(r.imports, dep) {
+				out = append(out, fmt.Sprintf("%s imports %s, which docs/design.md does not allow (may import: %s)", name, dep, strings.Join(r.imports, ", ")))
+			}
+		}
+		for _, dep := range p.testImports {
+			if dep != name && !slices.Contains(r.imports, dep) && !slices.Contains(r.testOnly, dep) {
+				out = append(out, fmt.Sprintf("%s's tests import %s, which docs/design.md does not allow", name, dep))
+			}
+		}
+		for _, c := range p.cgo {
+			if !slices.ContainsFunc(r.cgo, func(allowed string) bool {
+				return c == allowed || strings.HasSuffix(allowed, "/") && strings.HasPrefix(c, allowed)
+			}) {
+				out = append(out, fmt.Sprintf("%s brings in cgo through %s: cgo enters only where docs/design.md says", name, c))
+			}
 		}
 	}
-	return false
+	return out
+}
+
+// readRules parses the table that follows the heading "Who may import
+// whom": | package | may import | tests may also import | cgo |, lists
+// comma-separated, "—" for none.
+func readRules(t *testing.T, path string) map[string]rule {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rules := map[string]rule{}
+	in := false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, "#") {
+			in = strings.Contains(line, "Who may import whom")
+			continue
+		}
+		if !in || !strings.HasPrefix(line, "| `") {
+			continue
+		}
+		cells := strings.Split(strings.Trim(line, "|"), "|")
+		if len(cells) != 4 {
+			t.Fatalf("%s: row %q has %d cells, want 4", path, line, len(cells))
+		}
+		list := func(cell string) []string {
+			var out []string
+			for _, f := range strings.Split(cell, ",") {
+				if f = strings.Trim(strings.TrimSpace(f), "`"); f != "" && f != "—" {
+					if f == "*" {
+						t.Fatalf("%s: %q: a wildcard is not a rule; name each package", path, line)
+					}
+					out = append(out, f)
+				}
+			}
+			return out
+		}
+		name := prefixed(list(cells[0]))[0]
+		rules[name] = rule{imports: prefixed(list(cells[1])), testOnly: prefixed(list(cells[2])), cgo: list(cells[3])}
+	}
+	if len(rules) == 0 {
+		t.Fatalf("%s has no \"Who may import whom\" table", path)
+	}
+	return rules
+}
+
+// prefixed writes the table's short names ("search", "index/treesitter")
+// as module paths ("internal/search").
+func prefixed(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		if !strings.HasPrefix(n, "cmd/") && !strings.HasPrefix(n, "internal/") {
+			n = "internal/" + n
+		}
+		out[i] = n
+	}
+	return out
+}
+
+// loadGraph asks go list for the module's packages, their module imports,
+// and which of their direct imports are, or pull in, cgo.
+func loadGraph(t *testing.T) graph {
+	t.Helper()
+	type listed struct {
+		ImportPath                         string
+		Standard                           bool
+		GoFiles, CgoFiles                  []string
+		Imports, TestImports, XTestImports []string
+		Deps                               []string
+	}
+	cmd := exec.Command("go", "list", "-deps", "-test=false", "-json=ImportPath,Standard,GoFiles,CgoFiles,Imports,TestImports,XTestImports,Deps", "./...")
+	cmd.Dir = ".."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	all := map[string]listed{}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for dec.More() {
+		var l listed
+		if err := dec.Decode(&l); err != nil {
+			t.Fatal(err)
+		}
+		all[l.ImportPath] = l
+	}
+	cgo := func(path string) bool { // a non-standard package using cgo, itself or below
+		l := all[path]
+		if l.Standard {
+			return false
+		}
+		if len(l.CgoFiles) > 0 {
+			return true
+		}
+		for _, d := range l.Deps {
+			if dl := all[d]; !dl.Standard && len(dl.CgoFiles) > 0 {
+				return true
+			}
+		}
+		return false
+	}
+	g := graph{pkgs: map[string]*pkg{}}
+	rel := func(paths []string, self string) []string {
+		var out []string
+		for _, p := range paths {
+			if r, ok := strings.CutPrefix(p, module); ok && r != self && !slices.Contains(out, r) {
+				out = append(out, r)
+			}
+		}
+		sort.Strings(out)
+		return out
+	}
+	for path, l := range all {
+		name, ok := strings.CutPrefix(path, module)
+		if !ok || len(l.GoFiles)+len(l.CgoFiles) == 0 {
+			continue // not ours, or tests only (this file's package)
+		}
+		p := &pkg{imports: rel(l.Imports, name), testImports: rel(append(l.TestImports, l.XTestImports...), name)}
+		if len(l.CgoFiles) > 0 {
+			p.cgo = append(p.cgo, "C")
+		}
+		for _, imp := range l.Imports {
+			if !strings.HasPrefix(imp, module) && imp != "C" && cgo(imp) {
+				p.cgo = append(p.cgo, imp)
+			}
+		}
+		g.pkgs[name] = p
+	}
+	return g
 }
 
 // packages lists the module's Go package directories relative to root.
