@@ -16,8 +16,10 @@ import (
 
 	"github.com/grit-dev/grit/internal/edit"
 	"github.com/grit-dev/grit/internal/fix"
+	"github.com/grit-dev/grit/internal/index"
 	"github.com/grit-dev/grit/internal/provider"
 	"github.com/grit-dev/grit/internal/sandbox"
+	"github.com/grit-dev/grit/internal/session"
 )
 
 // fixRepo extracts a fixture repository from internal/fix/testdata.
@@ -480,5 +482,35 @@ func TestEditParse(t *testing.T) {
 	out, err = EditParse(context.Background(), "a.go", []byte("func (s *S) M() {}\n"))
 	if err != nil || len(out.Defs) != 1 || out.Defs[0].Name != "M" {
 		t.Errorf("EditParse(go method) = %+v, %v; want one top-level def M", out, err)
+	}
+}
+
+// A transcript that cannot be written is an error of the run, not dropped:
+// the fix itself still completes and its report comes back with it.
+func TestFixSessionWriteError(t *testing.T) {
+	root := fixRepo(t, "gocalc", false)
+	ix, err := OpenIndex(context.Background(), root, index.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	st, err := session.NewStore(t.TempDir(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := st.Create(session.Meta{Cwd: root, Model: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess.Close() // every append now fails
+	rep, err := fix.Run(context.Background(), "Clamp returns lo when v is above hi; it should return hi", fix.Options{
+		Index: ix, Provider: scripted(t, clampFixed), Runner: sandbox.NewPlain(), Parse: EditParse,
+		Test: "go test -vet=off .", Attempts: 1, Session: sess,
+	})
+	if err == nil || !strings.Contains(err.Error(), "session transcript") || !strings.Contains(err.Error(), "append after close") {
+		t.Errorf("fix.Run with an unwritable transcript: error %v, want one about the session transcript", err)
+	}
+	if rep == nil || rep.Status != fix.StatusFixed {
+		t.Errorf("fix.Run report = %+v, want the fix done despite the transcript", rep)
 	}
 }

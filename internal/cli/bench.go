@@ -22,6 +22,7 @@ import (
 	"github.com/grit-dev/grit/internal/app"
 	"github.com/grit-dev/grit/internal/index"
 	"github.com/grit-dev/grit/internal/index/treesitter"
+	"github.com/grit-dev/grit/internal/search"
 )
 
 // newBenchCmd is `grit bench`: each benchmark is a subcommand.
@@ -167,7 +168,7 @@ type childTime struct {
 func medianRun(runs []childTime) (msTime, wallMS, cpuMS float64) {
 	slices.SortFunc(runs, func(a, b childTime) int { return cmp.Compare(a.d, b.d) })
 	m := runs[len(runs)/2]
-	return ms(m.d), ms(m.run.wall), ms(m.run.cpu)
+	return search.Millis(m.d), search.Millis(m.run.wall), search.Millis(m.run.cpu)
 }
 
 // childRun is what one child process cost.
@@ -323,8 +324,6 @@ func selfCPU() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
 func benchIndex(ctx context.Context, e *env, root string) (*benchIndexReport, error) {
 	r := &benchIndexReport{Repo: root, Workers: runtime.GOMAXPROCS(0)}
 	db := index.DBPath(root)
@@ -353,8 +352,8 @@ func benchIndex(ctx context.Context, e *env, root string) (*benchIndexReport, er
 			return err
 		}
 		r.noteMemory(run)
-		if r.ColdMS == 0 || ms(s.Duration) < r.ColdMS {
-			r.ColdMS, r.ColdWallMS, r.ColdCPUMS, r.Files, r.Defs = ms(s.Duration), ms(run.wall), ms(run.cpu), s.Seen, s.Defs
+		if r.ColdMS == 0 || search.Millis(s.Duration) < r.ColdMS {
+			r.ColdMS, r.ColdWallMS, r.ColdCPUMS, r.Files, r.Defs = search.Millis(s.Duration), search.Millis(run.wall), search.Millis(run.cpu), s.Seen, s.Defs
 		}
 		return nil
 	}
@@ -428,8 +427,8 @@ func benchIndex(ctx context.Context, e *env, root string) (*benchIndexReport, er
 		if err != nil {
 			return err
 		}
-		if cpu := ms(selfCPU() - cpu0); r.BareParseMS == 0 || ms(d) < r.BareParseMS {
-			r.BareParseMS, r.BareCPUMS = ms(d), cpu
+		if cpu := search.Millis(selfCPU() - cpu0); r.BareParseMS == 0 || search.Millis(d) < r.BareParseMS {
+			r.BareParseMS, r.BareCPUMS = search.Millis(d), cpu
 		}
 		return nil
 	}
@@ -457,7 +456,7 @@ func benchIndex(ctx context.Context, e *env, root string) (*benchIndexReport, er
 	if err != nil {
 		return nil, err
 	}
-	r.ExtractMS, r.ExtractCPUMS = ms(ext), ms(selfCPU()-cpu0)
+	r.ExtractMS, r.ExtractCPUMS = search.Millis(ext), search.Millis(selfCPU()-cpu0)
 	if _, err := exec.LookPath("ctags"); err == nil {
 		step("ctags -R")
 		tmp, err := os.CreateTemp("", "grit-bench-tags-*")
@@ -468,7 +467,7 @@ func benchIndex(ctx context.Context, e *env, root string) (*benchIndexReport, er
 			d := time.Since(start)
 			os.Remove(tmp.Name())
 			if cerr == nil {
-				r.CtagsMS = ms(d)
+				r.CtagsMS = search.Millis(d)
 				r.CtagsRatio = r.ColdMS / r.CtagsMS
 			}
 		}
@@ -479,7 +478,7 @@ func benchIndex(ctx context.Context, e *env, root string) (*benchIndexReport, er
 		step("git status")
 		start := time.Now()
 		if exec.CommandContext(ctx, "git", "-C", root, "status", "--porcelain").Run() == nil {
-			r.GitStatusMS = ms(time.Since(start))
+			r.GitStatusMS = search.Millis(time.Since(start))
 		}
 	} else {
 		r.PeersSkipped += "git status: not a git repository"

@@ -137,11 +137,8 @@ its main job (git, rg, a healthy index) is not there.`,
   grit doctor --json | jq '.[] | select(.ok | not)'`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root := "."
-			if len(args) == 1 {
-				root = args[0]
-			}
-			if err := checkDir(root); err != nil {
+			root, err := rootArg(args)
+			if err != nil {
 				return err
 			}
 			var results []doctorResult

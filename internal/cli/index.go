@@ -41,11 +41,8 @@ time, and every skipped file with its reason.`,
   grit index --json | jq .parsed`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root := "."
-			if len(args) == 1 {
-				root = args[0]
-			}
-			if err := checkDir(root); err != nil {
+			root, err := rootArg(args)
+			if err != nil {
 				return err
 			}
 			opts := index.Options{MaxFileSize: f.maxFileSize, FileBudget: f.budget, Warn: warner(e)}
@@ -74,6 +71,16 @@ time, and every skipped file with its reason.`,
 }
 
 // checkDir gives a clear error for a missing, non-directory or unreadable path.
+// rootArg is a command's optional repository argument ("." when absent),
+// checked to be a readable directory.
+func rootArg(args []string) (string, error) {
+	root := "."
+	if len(args) == 1 {
+		root = args[0]
+	}
+	return root, checkDir(root)
+}
+
 func checkDir(p string) error {
 	fi, err := os.Stat(p)
 	switch {

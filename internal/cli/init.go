@@ -32,11 +32,8 @@ true: edit what init wrote. An existing AGENTS.md is never replaced without --fo
   grit init --force        # replace an existing AGENTS.md`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root := "."
-			if len(args) == 1 {
-				root = args[0]
-			}
-			if err := checkDir(root); err != nil {
+			root, err := rootArg(args)
+			if err != nil {
 				return err
 			}
 			rep, err := app.InitAgentsMD(e.ctx, root, f.force, f.dryRun)

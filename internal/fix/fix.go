@@ -156,6 +156,10 @@ type run struct {
 	snap   *edit.Snapshot
 	orig   map[string][]byte // file bytes before the run, for the final diff
 	target Candidate
+	// logErr is the first failed transcript write: the run goes on (the
+	// files are the user's, the transcript a record of them) and Run
+	// returns it with the report.
+	logErr error
 }
 
 // Run fixes task in the repository of opts.Index.
@@ -183,6 +187,9 @@ func Run(ctx context.Context, task string, opts Options) (*Report, error) {
 	r.record("task", map[string]any{"task": task, "root": r.root, "model": r.rep.Model})
 	err := r.fix(ctx, task)
 	r.record("result", map[string]any{"status": r.rep.Status, "files_changed": r.rep.FilesChanged, "message": r.rep.Message})
+	if r.logErr != nil {
+		err = errors.Join(err, fmt.Errorf("fix: session transcript: %w", r.logErr))
+	}
 	return r.rep, err
 }
 
@@ -198,7 +205,14 @@ func (r *run) record(step string, data any) {
 	if r.opts.Session == nil {
 		return
 	}
-	r.opts.Session.AppendStep(step, data)
+	r.logged(r.opts.Session.AppendStep(step, data))
+}
+
+// logged keeps the first transcript write error.
+func (r *run) logged(err error) {
+	if r.logErr == nil {
+		r.logErr = err
+	}
 }
 
 func (r *run) fix(ctx context.Context, task string) error {
@@ -301,15 +315,15 @@ func (r *run) attempt(ctx context.Context, task string, n int, feedback, output 
 	req := &provider.Request{Model: r.opts.Model, System: system, MaxTokens: r.opts.MaxTokens,
 		Messages: []provider.Message{{Role: provider.RoleUser, Content: []provider.Block{{Type: provider.BlockText, Text: user}}}}}
 	if r.opts.Session != nil {
-		r.opts.Session.AppendMessage(req.Messages[0], false)
+		r.logged(r.opts.Session.AppendMessage(req.Messages[0], false))
 	}
 	resp, err := r.opts.Provider.Send(ctx, req, nil)
 	if err != nil {
 		return a, true, fmt.Errorf("fix: model: %w", err)
 	}
 	if r.opts.Session != nil {
-		r.opts.Session.AppendMessage(provider.Message{Role: provider.RoleAssistant, Content: resp.Content}, false)
-		r.opts.Session.AppendUsage(r.rep.Model, resp.Usage)
+		r.logged(r.opts.Session.AppendMessage(provider.Message{Role: provider.RoleAssistant, Content: resp.Content}, false))
+		r.logged(r.opts.Session.AppendUsage(r.rep.Model, resp.Usage))
 	}
 	a.Usage, a.StopReason = resp.Usage, string(resp.StopReason)
 	reply := provider.Message{Content: resp.Content}.Text()

@@ -81,15 +81,15 @@ func (r *run) choose(ctx context.Context, task string, cands []Candidate) error 
 	req := &provider.Request{Model: r.opts.Model, MaxTokens: 16,
 		Messages: []provider.Message{{Role: provider.RoleUser, Content: []provider.Block{{Type: provider.BlockText, Text: prompt}}}}}
 	if r.opts.Session != nil {
-		r.opts.Session.AppendMessage(req.Messages[0], false)
+		r.logged(r.opts.Session.AppendMessage(req.Messages[0], false))
 	}
 	resp, err := r.opts.Provider.Send(ctx, req, nil)
 	if err != nil {
 		return fmt.Errorf("fix: model (choosing a candidate): %w", err)
 	}
 	if r.opts.Session != nil {
-		r.opts.Session.AppendMessage(provider.Message{Role: provider.RoleAssistant, Content: resp.Content}, false)
-		r.opts.Session.AppendUsage(r.rep.Model, resp.Usage)
+		r.logged(r.opts.Session.AppendMessage(provider.Message{Role: provider.RoleAssistant, Content: resp.Content}, false))
+		r.logged(r.opts.Session.AppendUsage(r.rep.Model, resp.Usage))
 	}
 	ch.Reply = provider.Message{Content: resp.Content}.Text()
 	i := parseChoice(ch.Reply, close)

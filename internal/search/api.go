@@ -16,6 +16,7 @@ package search
 import (
 	"math"
 	"sort"
+	"time"
 
 	"github.com/grit-dev/grit/internal/index"
 )
@@ -106,3 +107,7 @@ type Frame struct {
 	Depth int    `json:"depth"` // 0 = innermost
 	Trace int    `json:"trace"` // which trace of the text it belongs to, from 0
 }
+
+// Millis is d in milliseconds, to the microsecond: how results and
+// benchmarks report time.
+func Millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

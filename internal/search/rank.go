@@ -316,7 +316,7 @@ func (c *Corpus) Search(ctx context.Context, ix *index.Index, q Query, start tim
 		if strings.TrimSpace(q.Text) == "" && strings.TrimSpace(q.Traceback) == "" {
 			res.Note = "empty query: say what to find"
 		}
-		res.TookMS = ms(time.Since(start))
+		res.TookMS = Millis(time.Since(start))
 		return res, nil
 	}
 	if strings.TrimSpace(q.Traceback) != "" && len(ParseTraceback(q.Traceback)) == 0 {
@@ -324,7 +324,7 @@ func (c *Corpus) Search(ctx context.Context, ix *index.Index, q Query, start tim
 	}
 	if len(c.defs) == 0 && len(c.files) == 0 {
 		res.Note = "the index is empty: no source files were indexed under " + c.root
-		res.TookMS = ms(time.Since(start))
+		res.TookMS = Millis(time.Since(start))
 		return res, nil
 	}
 
@@ -479,11 +479,9 @@ func (c *Corpus) Search(ctx context.Context, ix *index.Index, q Query, start tim
 		qi.note = append(qi.note, "nothing in the index matches the query's words")
 	}
 	res.Note = strings.Join(qi.note, "; ")
-	res.TookMS = ms(time.Since(start))
+	res.TookMS = Millis(time.Since(start))
 	return res, nil
 }
-
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // signals weights a candidate's raw signals into contributions.
 func (c *Corpus) signals(x *candidate, demote bool) Signals {
