@@ -3,10 +3,13 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/grit-dev/grit/internal/provider"
+	"github.com/grit-dev/grit/internal/sandbox"
+	"github.com/grit-dev/grit/internal/tool"
 )
 
 // runTools answers every call of one reply, in order. It returns the
@@ -84,7 +87,13 @@ func (a *Agent) runOne(ctx context.Context, c provider.Block) (string, bool, err
 	a.emit(Event{Kind: KindToolUse, ToolName: c.Name, ToolInput: input, ToolUseID: c.ID})
 	res, err := t.Run(ctx, a.opts.Env, input)
 	if err != nil {
-		return "", false, err
+		if ctx.Err() != nil || harnessFailure(err) {
+			return "", false, err
+		}
+		// What the tool met in the files, the index or the system (a
+		// symlink loop, a parent that is a file, a read-only repository)
+		// goes back to the model like any failed call; the run goes on.
+		res = tool.Result{Content: fmt.Sprintf("%s failed: %v", c.Name, err), IsError: true}
 	}
 	content := res.Content
 	if a.opts.Hooks != nil {
@@ -103,6 +112,13 @@ func (a *Agent) runOne(ctx context.Context, c provider.Block) (string, bool, err
 		}
 	}
 	return content, res.IsError, nil
+}
+
+// harnessFailure reports whether a tool's error is the harness's own and
+// ends the run: commands cannot be isolated as configured, so no Bash call
+// can run until the user acts. Every other tool error is a tool result.
+func harnessFailure(err error) bool {
+	return errors.Is(err, sandbox.ErrNoBackend)
 }
 
 // permit applies the gate (and the asker). It returns the tool_result text
