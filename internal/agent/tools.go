@@ -85,7 +85,7 @@ func (a *Agent) runOne(ctx context.Context, c provider.Block) (string, bool, err
 		return msg, true, nil
 	}
 	a.emit(Event{Kind: KindToolUse, ToolName: c.Name, ToolInput: input, ToolUseID: c.ID})
-	res, err := t.Run(ctx, a.opts.Env, input)
+	res, err := runUntilCancelled(ctx, func() (tool.Result, error) { return t.Run(ctx, a.opts.Env, input) })
 	if err != nil {
 		if ctx.Err() != nil || harnessFailure(err) {
 			return "", false, err
@@ -114,6 +114,28 @@ func (a *Agent) runOne(ctx context.Context, c provider.Block) (string, bool, err
 	return content, res.IsError, nil
 }
 
+// runUntilCancelled runs a tool call and returns when it ends or when ctx
+// is cancelled, whichever is first: a call stuck in a system call that
+// ignores its context (a read that never ends) must not keep SIGINT or
+// SIGTERM from ending the run. The stuck goroutine is left behind.
+func runUntilCancelled(ctx context.Context, run func() (tool.Result, error)) (tool.Result, error) {
+	type outcome struct {
+		res tool.Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		res, err := run()
+		done <- outcome{res, err}
+	}()
+	select {
+	case o := <-done:
+		return o.res, o.err
+	case <-ctx.Done():
+		return tool.Result{}, ctx.Err()
+	}
+}
+
 // harnessFailure reports whether a tool's error is the harness's own and
 // ends the run: commands cannot be isolated as configured, so no Bash call
 // can run until the user acts. Every other tool error is a tool result.
@@ -135,7 +157,7 @@ func (a *Agent) permit(ctx context.Context, name string, input json.RawMessage) 
 		return fmt.Sprintf("Permission to use %s was denied: %s", name, orDefault(d.Reason, "a deny rule matched")), false, nil
 	case Ask:
 		if a.opts.Asker == nil {
-			return headlessDenial(name, input, d.Reason), false, nil
+			return headlessDenial(name, input, d), false, nil
 		}
 		ok, err := a.opts.Asker.Ask(ctx, name, input, d.Reason)
 		if err != nil {
@@ -150,8 +172,15 @@ func (a *Agent) permit(ctx context.Context, name string, input json.RawMessage) 
 }
 
 // headlessDenial explains an ask that no one can answer, and how the user
-// can allow the call.
-func headlessDenial(name string, input json.RawMessage, reason string) string {
+// can allow the call: a rule or mode only where one would help, in the
+// settings file that counts.
+func headlessDenial(name string, input json.RawMessage, d Decision) string {
+	reason := orDefault(d.Reason, "this tool asks in the current permission mode")
+	if d.Protected {
+		return fmt.Sprintf("Permission to use %s requires approval (%s), and this session is non-interactive, so it was denied. "+
+			"Protected paths need a person's approval in every mode: no rule or permission mode allows this call, so run it in an interactive session. "+
+			"Continue without this call if you can, or stop and say what you need.", name, reason)
+	}
 	rule := name
 	mode := "bypassPermissions"
 	if name == "Bash" {
@@ -165,10 +194,11 @@ func headlessDenial(name string, input json.RawMessage, reason string) string {
 	} else if name == "Edit" || name == "Write" || name == "EditFunction" {
 		mode = "acceptEdits"
 	}
+	file := orDefault(d.RulesFile, ".grit/settings.json")
 	return fmt.Sprintf("Permission to use %s requires approval (%s), and this session is non-interactive, so it was denied. "+
-		"The user can allow it by running grit with --permission-mode %s, with --allowedTools %q, or by adding %q to permissions.allow in .grit/settings.json. "+
+		"The user can allow it by running grit with --permission-mode %s, with --allowedTools %q, or by adding %q to permissions.allow in %s. "+
 		"Continue without this call if you can, or stop and say what you need.",
-		name, orDefault(reason, "this tool asks in the current permission mode"), mode, rule, rule)
+		name, reason, mode, rule, rule, file)
 }
 
 func orDefault(s, def string) string {
