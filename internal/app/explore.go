@@ -59,6 +59,9 @@ type ExploreOptions struct {
 	Model string
 	// Git is the git binary; "" means "git" from PATH.
 	Git string
+	// Served is the local directory grit explore was started on, which
+	// the page may reopen (see StartFromPage); "" if none.
+	Served string
 }
 
 // Explorer is the service behind `grit explore`: one active repository with

@@ -350,3 +350,27 @@ func TestUntrustedRepositoryModelIgnored(t *testing.T) {
 		t.Errorf("trusted: grit fix did not use the repository's model:\n%s%s", out, errs)
 	}
 }
+
+// TestMovedAsideDatabasesBounded (finding 10): a database that keeps going
+// bad is moved aside each time, but only the newest few copies are kept.
+func TestMovedAsideDatabasesBounded(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "a.py"), "def f():\n    return 1\n")
+	db := filepath.Join(root, ".grit", "index.db")
+	for i := 0; i < 6; i++ {
+		writeFile(t, db, strings.Repeat("not a database ", 100))
+		if out, errs, code := runGrit(t, "", "index", root); code != 0 || !strings.Contains(errs, "moved aside") {
+			t.Fatalf("grit index over a corrupt database: exit %d\n%s%s", code, out, errs)
+		}
+	}
+	copies, _ := filepath.Glob(db + ".corrupt-*")
+	var main []string
+	for _, c := range copies {
+		if !strings.HasSuffix(c, "-wal") && !strings.HasSuffix(c, "-shm") {
+			main = append(main, c)
+		}
+	}
+	if len(main) != 3 {
+		t.Errorf("%d moved-aside databases after 6 corruptions, want the newest 3: %v", len(main), main)
+	}
+}
