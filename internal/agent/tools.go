@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/grit-dev/grit/internal/provider"
 	"github.com/grit-dev/grit/internal/sandbox"
@@ -114,10 +115,15 @@ func (a *Agent) runOne(ctx context.Context, c provider.Block) (string, bool, err
 	return content, res.IsError, nil
 }
 
-// runUntilCancelled runs a tool call and returns when it ends or when ctx
-// is cancelled, whichever is first: a call stuck in a system call that
-// ignores its context (a read that never ends) must not keep SIGINT or
-// SIGTERM from ending the run. The stuck goroutine is left behind.
+// toolCancelGrace is how long a cancelled tool call may take to wind down
+// (kill its process group, remove the sandbox's mask points) before the
+// run stops waiting for it.
+const toolCancelGrace = 2 * time.Second
+
+// runUntilCancelled runs a tool call and returns when it ends, or shortly
+// after ctx is cancelled: a call stuck in a system call that ignores its
+// context (a read that never ends) must not keep SIGINT or SIGTERM from
+// ending the run. A stuck goroutine is left behind.
 func runUntilCancelled(ctx context.Context, run func() (tool.Result, error)) (tool.Result, error) {
 	type outcome struct {
 		res tool.Result
@@ -132,6 +138,11 @@ func runUntilCancelled(ctx context.Context, run func() (tool.Result, error)) (to
 	case o := <-done:
 		return o.res, o.err
 	case <-ctx.Done():
+	}
+	select {
+	case o := <-done:
+		return o.res, o.err
+	case <-time.After(toolCancelGrace):
 		return tool.Result{}, ctx.Err()
 	}
 }
