@@ -315,7 +315,7 @@ func oneLine(s string, max int) string {
 type chat struct {
 	e     *env
 	s     *app.AgentSession
-	opts  app.AgentOptions // how s was opened, for /resume
+	opts  app.AgentOptions  // how s was opened, for /resume
 	layer *app.ContextLayer // context files, memory, skills, compaction
 	lines <-chan string     // the user's input lines; closed at EOF
 	quit  bool

@@ -5,12 +5,12 @@
 package cli
 
 import (
-	"strings"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"

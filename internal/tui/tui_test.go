@@ -62,7 +62,7 @@ func (b *fakeBackend) CycleMode() (string, error) {
 	b.mode = next
 	return next, nil
 }
-func (b *fakeBackend) Sessions() []SessionRow           { return b.sessions }
+func (b *fakeBackend) Sessions() []SessionRow         { return b.sessions }
 func (b *fakeBackend) Transcript() []provider.Message { return b.msgs }
 
 // harness drives a model synchronously: every command a message returns
