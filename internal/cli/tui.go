@@ -43,7 +43,13 @@ func runTUI(e *env, f agentFlags, first string) error {
 	c := &chat{e: e}
 	opts := f.options(e)
 	var warnings []string
-	opts.Warnf = func(format string, a ...any) { warnings = append(warnings, fmt.Sprintf(format, a...)) }
+	opts.Warnf = func(format string, a ...any) {
+		if prog != nil { // once the interface runs, a warning is a notice in it
+			prog.Event(agent.Event{Kind: agent.KindNotice, Text: fmt.Sprintf(format, a...)})
+			return
+		}
+		warnings = append(warnings, fmt.Sprintf(format, a...))
+	}
 	opts.OnEvent = func(ev agent.Event) { prog.Event(ev) }
 	opts.Asker = tuiAsker{c: c, prog: &prog}
 	s, err := app.OpenAgent(base, opts)
