@@ -11,11 +11,19 @@ import (
 // PermissionGate adapts the permission engine to the agent's Gate.
 func PermissionGate(e *permission.Engine) Gate { return engineGate{e} }
 
+// userSettingsHint names the user's settings file in a headless denial
+// when the repository's own is ignored (not trusted).
+const userSettingsHint = "~/.config/grit/settings.json (the repository's .grit/settings.json counts only after grit trust)"
+
 type engineGate struct{ e *permission.Engine }
 
 func (g engineGate) Check(ctx context.Context, name string, input json.RawMessage) Decision {
 	d := g.e.Check(ctx, name, input)
-	return Decision{Behavior: d.Behavior, Reason: d.Reason}
+	out := Decision{Behavior: d.Behavior, Reason: d.Reason, Protected: d.Protected}
+	if !g.e.ProjectTrusted() {
+		out.RulesFile = userSettingsHint
+	}
+	return out
 }
 
 // HookLayers are the settings' hooks, strongest first; the repository's

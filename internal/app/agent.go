@@ -71,19 +71,32 @@ type AgentSession struct {
 	ix      *index.Index
 }
 
-// settings resolves the workspace root and loads its settings layers and
-// trust state: trust decides whether the repository's own settings count.
+// settings resolves the workspace root and loads its settings (LoadSettings).
 func (o AgentOptions) settings() (string, config.Settings, config.Sources, permission.TrustStatus, error) {
 	root, err := filepath.Abs(cmp.Or(o.Root, "."))
 	if err != nil {
 		return "", config.Settings{}, config.Sources{}, permission.TrustStatus{}, err
 	}
-	settings, src, err := config.Load(root, o.ConfigOpts)
-	if err != nil {
-		return "", config.Settings{}, config.Sources{}, permission.TrustStatus{}, err
-	}
-	status, err := permission.CheckTrustAt(root, o.TrustPath)
+	settings, src, status, err := LoadSettings(root, o.ConfigOpts, o.TrustPath)
 	return root, settings, src, status, err
+}
+
+// LoadSettings reads root's settings under the one trust rule every command
+// follows: the repository's own layers count only while the user trusts it
+// (grit trust; trustPath "" is the default file); status says which.
+func LoadSettings(root string, opts config.LoadOptions, trustPath string) (config.Settings, config.Sources, permission.TrustStatus, error) {
+	settings, src, err := config.Load(root, opts)
+	if err != nil {
+		return settings, src, permission.TrustStatus{}, err
+	}
+	status, err := permission.CheckTrustAt(root, trustPath)
+	if err != nil {
+		return settings, src, status, err
+	}
+	if !status.Honoured() {
+		settings = src.Untrusted()
+	}
+	return settings, src, status, nil
 }
 
 // OpenAgent loads settings, builds the provider, tools, sandbox, permission
@@ -100,7 +113,6 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 	trusted := status.Honoured()
 	if !trusted {
 		warnf("%s", status.Describe())
-		settings = src.Untrusted()
 	}
 
 	s := &AgentSession{Settings: settings, Trusted: trusted}

@@ -42,12 +42,9 @@ func AttachContext(ctx context.Context, s *AgentSession, o AgentOptions) (*conte
 func ContextFor(ctx context.Context, o AgentOptions) (contextlayer.Report, error) {
 	// What a session would load: an untrusted repository's own settings and
 	// skills are left out, as AgentSession leaves them out.
-	root, settings, src, status, err := o.settings()
+	root, settings, _, status, err := o.settings()
 	if err != nil {
 		return contextlayer.Report{}, err
-	}
-	if !status.Honoured() {
-		settings = src.Untrusted()
 	}
 	model := settings.ModelOr(o.Model)
 	env, err := tool.NewEnv(root, nil)

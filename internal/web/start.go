@@ -31,10 +31,11 @@ type Explorer struct {
 // listens, and starts loading the source in the background (progress shows
 // in the page). Call Serve next.
 func Start(opts StartOptions) (*Explorer, error) {
-	if _, err := explore.ParseSource(opts.Source); err != nil {
+	src, err := explore.ParseSource(opts.Source)
+	if err != nil {
 		return nil, err
 	}
-	x := app.NewExplorer(explore.Options{Model: explore.ModelSpec(opts.Model), CacheDir: opts.CacheDir})
+	x := app.NewExplorer(explore.Options{Model: explore.ModelSpec(opts.Model), CacheDir: opts.CacheDir, Served: src.Dir})
 	srv, err := New(ExploreBackend(x), Options{Addr: opts.Addr, Token: opts.Token})
 	if err != nil {
 		x.Close()
@@ -123,7 +124,7 @@ func (b exploreBackend) File(ctx context.Context, path string, start, end int) (
 	return result(b.x.File(ctx, path, start, end))
 }
 
-func (b exploreBackend) Clone(source string) error { return httpErr(b.x.Start(source)) }
+func (b exploreBackend) Clone(source string) error { return httpErr(b.x.StartFromPage(source)) }
 
 func (b exploreBackend) CheckDef(ctx context.Context, defID int64) error {
 	_, err := b.x.DefByID(ctx, defID)

@@ -22,12 +22,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/grit-dev/grit/internal/explore"
 	"net"
 	"net/http"
 	"net/url"
 	"strconv"
 	"time"
+
+	"github.com/grit-dev/grit/internal/explore"
 )
 
 // Options configure a Server.

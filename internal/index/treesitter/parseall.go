@@ -2,10 +2,11 @@ package treesitter
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/grit-dev/grit/internal/span"
 )
 
 // BareParse reads and parses the files (paths relative to root) with
@@ -38,7 +39,7 @@ func parseAll(ctx context.Context, root string, paths []string, workers int, fn 
 		go func() {
 			defer wg.Done()
 			for rel := range ch {
-				src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+				src, err := span.ReadFile(filepath.Join(root, filepath.FromSlash(rel)), 0)
 				if err == nil {
 					err = fn(rel, src)
 				}
