@@ -4,13 +4,13 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/grit-dev/grit/internal/store"
 	"slices"
 	"strings"
+
+	"github.com/grit-dev/grit/internal/store"
 )
 
 // bulkCacheKiB is the page cache of an update that writes many files: what
@@ -764,182 +764,5 @@ func decodeRefs(b []byte, fn func(name int64, count int)) {
 		b = b[m:]
 		id += int64(d)
 		fn(id, int(c))
-	}
-}
-
-// writeImports stores the imports of parsed files, resolved against the
-// files now indexed; when files came or went it re-resolves every import.
-func (w *writer) writeImports(ctx context.Context, reresolve bool) error {
-	defer w.impIns.close()
-	if err := w.impIns.flush(ctx); err != nil { // a cold build's, written as it went
-		return err
-	}
-	if len(w.newImports) == 0 && !reresolve {
-		return nil
-	}
-	ids, err := w.fileIDs(ctx)
-	if err != nil {
-		return err
-	}
-	paths := make([]string, 0, len(ids))
-	for p := range ids {
-		paths = append(paths, p)
-	}
-	res := newResolver(w.ix.root, paths)
-	if reresolve {
-		if err := w.reresolve(ctx, res, ids); err != nil {
-			return err
-		}
-	}
-	for _, pi := range w.newImports {
-		for _, imp := range pi.imports {
-			if err := w.insertImport(ctx, pi.fileID, imp, ids[res.resolve(pi.lang, pi.path, imp)]); err != nil {
-				return err
-			}
-		}
-	}
-	return w.impIns.flush(ctx)
-}
-
-// insertImport adds one imports row.
-func (w *writer) insertImport(ctx context.Context, file int64, imp Import, resolved int64) error {
-	return w.impIns.add(ctx, file, imp.Module, strings.Join(imp.Names, " "), imp.Alias, resolved, imp.Line)
-}
-
-func (w *writer) reresolve(ctx context.Context, res *resolver, ids map[string]int64) error {
-	rows, err := w.tx.QueryContext(ctx, `SELECT i.rowid, i.file_id, f.path, f.lang, i.module, i.names, i.resolved_id FROM imports i JOIN files f ON f.id = i.file_id`)
-	if err != nil {
-		return err
-	}
-	type upd struct{ rowid, resolved, file int64 }
-	var ups []upd
-	for rows.Next() {
-		var u upd
-		var p, lang, module, names string
-		if err := rows.Scan(&u.rowid, &u.file, &p, &lang, &module, &names, &u.resolved); err != nil {
-			rows.Close()
-			return err
-		}
-		imp := Import{Module: module}
-		if names != "" {
-			imp.Names = strings.Split(names, " ")
-		}
-		if r := ids[res.resolve(lang, p, imp)]; r != u.resolved {
-			u.resolved = r
-			ups = append(ups, u)
-		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	for _, u := range ups {
-		if _, err := w.tx.ExecContext(ctx, `UPDATE imports SET resolved_id = ? WHERE rowid = ?`, u.resolved, u.rowid); err != nil {
-			return err
-		}
-		if _, ok := w.newCalls[u.file]; !ok {
-			w.affected[u.file] = true
-		}
-	}
-	return nil
-}
-
-func (w *writer) fileIDs(ctx context.Context) (map[string]int64, error) {
-	rows, err := w.tx.QueryContext(ctx, `SELECT id, path FROM files WHERE skip = ''`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[string]int64{}
-	for rows.Next() {
-		var id int64
-		var p string
-		if err := rows.Scan(&id, &p); err != nil {
-			return nil, err
-		}
-		out[p] = id
-	}
-	return out, rows.Err()
-}
-
-// bulk batches rows into multi-row INSERTs through one prepared statement,
-// run on the transaction's driver connection: a cold build of sympy binds
-// some two million values, and database/sql's checks and conversions of
-// each cost more than SQLite's binding.
-type bulk struct {
-	tx    *store.Tx
-	table string
-	cols  int
-	rows  int // rows per statement
-	args  []driver.NamedValue
-	stmt  driver.Stmt // of the driver connection: used only inside tx.Raw
-}
-
-func newBulk(tx *store.Tx, table string, cols int) *bulk {
-	return &bulk{tx: tx, table: table, cols: cols, rows: max(1, 900/cols)}
-}
-
-func (b *bulk) sql(n int) string {
-	row := "(" + placeholders(b.cols) + ")"
-	return "INSERT INTO " + b.table + " VALUES " + strings.TrimSuffix(strings.Repeat(row+",", n), ",")
-}
-
-// add buffers one row: ints, int64s, strings and byte slices.
-func (b *bulk) add(ctx context.Context, vals ...any) error {
-	for _, v := range vals {
-		b.args = append(b.args, driver.NamedValue{Ordinal: len(b.args) + 1, Value: store.DriverValue(v)})
-	}
-	if len(b.args) < b.rows*b.cols {
-		return nil
-	}
-	return b.exec(ctx, true)
-}
-
-// flush writes the rows still buffered; the bulk stays usable.
-func (b *bulk) flush(ctx context.Context) error {
-	if len(b.args) == 0 {
-		return nil
-	}
-	return b.exec(ctx, false)
-}
-
-// exec runs the buffered rows: through the kept statement when they fill
-// it, else through one made for them.
-func (b *bulk) exec(ctx context.Context, full bool) error {
-	err := b.tx.Raw(func(dc any) error {
-		pc, ok := dc.(driver.ConnPrepareContext)
-		if !ok {
-			return fmt.Errorf("bulk insert: the driver cannot prepare")
-		}
-		st := b.stmt
-		if !full || st == nil {
-			s, err := pc.PrepareContext(ctx, b.sql(len(b.args)/b.cols))
-			if err != nil {
-				return err
-			}
-			if full {
-				b.stmt = s
-			} else {
-				defer s.Close()
-			}
-			st = s
-		}
-		ec, ok := st.(driver.StmtExecContext)
-		if !ok {
-			return fmt.Errorf("bulk insert: the driver cannot execute")
-		}
-		_, err := ec.ExecContext(ctx, b.args)
-		return err
-	})
-	clear(b.args)
-	b.args = b.args[:0]
-	return err
-}
-
-// close releases the prepared statement.
-func (b *bulk) close() {
-	if b.stmt != nil {
-		b.tx.Raw(func(any) error { return b.stmt.Close() })
-		b.stmt = nil
 	}
 }

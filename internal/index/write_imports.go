@@ -1,0 +1,101 @@
+package index
+
+import (
+	"context"
+	"strings"
+)
+
+// writeImports stores the imports of parsed files, resolved against the
+// files now indexed; when files came or went it re-resolves every import.
+func (w *writer) writeImports(ctx context.Context, reresolve bool) error {
+	defer w.impIns.close()
+	if err := w.impIns.flush(ctx); err != nil { // a cold build's, written as it went
+		return err
+	}
+	if len(w.newImports) == 0 && !reresolve {
+		return nil
+	}
+	ids, err := w.fileIDs(ctx)
+	if err != nil {
+		return err
+	}
+	paths := make([]string, 0, len(ids))
+	for p := range ids {
+		paths = append(paths, p)
+	}
+	res := newResolver(w.ix.root, paths)
+	if reresolve {
+		if err := w.reresolve(ctx, res, ids); err != nil {
+			return err
+		}
+	}
+	for _, pi := range w.newImports {
+		for _, imp := range pi.imports {
+			if err := w.insertImport(ctx, pi.fileID, imp, ids[res.resolve(pi.lang, pi.path, imp)]); err != nil {
+				return err
+			}
+		}
+	}
+	return w.impIns.flush(ctx)
+}
+
+// insertImport adds one imports row.
+func (w *writer) insertImport(ctx context.Context, file int64, imp Import, resolved int64) error {
+	return w.impIns.add(ctx, file, imp.Module, strings.Join(imp.Names, " "), imp.Alias, resolved, imp.Line)
+}
+
+func (w *writer) reresolve(ctx context.Context, res *resolver, ids map[string]int64) error {
+	rows, err := w.tx.QueryContext(ctx, `SELECT i.rowid, i.file_id, f.path, f.lang, i.module, i.names, i.resolved_id FROM imports i JOIN files f ON f.id = i.file_id`)
+	if err != nil {
+		return err
+	}
+	type upd struct{ rowid, resolved, file int64 }
+	var ups []upd
+	for rows.Next() {
+		var u upd
+		var p, lang, module, names string
+		if err := rows.Scan(&u.rowid, &u.file, &p, &lang, &module, &names, &u.resolved); err != nil {
+			rows.Close()
+			return err
+		}
+		imp := Import{Module: module}
+		if names != "" {
+			imp.Names = strings.Split(names, " ")
+		}
+		if r := ids[res.resolve(lang, p, imp)]; r != u.resolved {
+			u.resolved = r
+			ups = append(ups, u)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, u := range ups {
+		if _, err := w.tx.ExecContext(ctx, `UPDATE imports SET resolved_id = ? WHERE rowid = ?`, u.resolved, u.rowid); err != nil {
+			return err
+		}
+		if _, ok := w.newCalls[u.file]; !ok {
+			w.affected[u.file] = true
+		}
+	}
+	return nil
+}
+
+func (w *writer) fileIDs(ctx context.Context) (map[string]int64, error) {
+	rows, err := w.tx.QueryContext(ctx, `SELECT id, path FROM files WHERE skip = ''`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]int64{}
+	for rows.Next() {
+		var id int64
+		var p string
+		if err := rows.Scan(&id, &p); err != nil {
+			return nil, err
+		}
+		out[p] = id
+	}
+	return out, rows.Err()
+}
