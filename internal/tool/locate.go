@@ -17,6 +17,11 @@ var locateMD string
 
 var locateDesc = render("locate.md", locateMD)
 
+// maxLocateK is the most candidates the tool lists: its answer is one line
+// per candidate in the model's context, so it stops short of the service's
+// cap (locate.MaxK).
+const maxLocateK = 30
+
 // Locate ranks the repository's definitions for a task with Grit's search.
 type Locate struct{}
 
@@ -30,7 +35,7 @@ func (Locate) Name() string        { return "Locate" }
 func (Locate) Description() string { return locateDesc() }
 func (Locate) Schema() json.RawMessage {
 	return rawSchema[locateInput](func(p map[string]*jsonschema.Schema) {
-		Bounds(1, locate.MaxK)(p["k"])
+		Bounds(1, maxLocateK)(p["k"])
 	})
 }
 
@@ -43,7 +48,7 @@ func (Locate) run(ctx context.Context, env *Env, input json.RawMessage) (Result,
 	if err := decode("Locate", input, &in); err != nil {
 		return Result{}, err
 	}
-	req := locate.Request{Task: in.Task, Traceback: in.Traceback, K: in.K}
+	req := locate.Request{Task: in.Task, Traceback: in.Traceback, K: min(in.K, maxLocateK)}
 	if req.Empty() {
 		return Result{}, fixf(nil, "Locate needs a task.")
 	}

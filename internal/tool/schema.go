@@ -1,8 +1,11 @@
 package tool
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -54,11 +57,53 @@ func Enum(values ...string) func(*jsonschema.Schema) {
 	}
 }
 
-// rawSchema is SchemaFor as the JSON a provider sends.
+// rawSchema is SchemaFor as the JSON a provider sends, written in a fixed
+// key order (type, enum, bounds, description; properties in field order)
+// so that the prompt prefix, and with it the provider's cache, is stable.
 func rawSchema[T any](tweak func(props map[string]*jsonschema.Schema)) json.RawMessage {
-	b, err := json.Marshal(SchemaFor[T](tweak))
-	if err != nil {
-		panic(fmt.Sprintf("tool: schema of %T: %v", *new(T), err))
+	s := SchemaFor[T](tweak)
+	var b bytes.Buffer
+	b.WriteString(`{"type":"object","properties":{`)
+	for i, name := range fieldNames(reflect.TypeFor[T]()) {
+		p := s.Properties[name]
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "%s:{%s:%s", schemaJSON(name), `"type"`, schemaJSON(p.Type))
+		if len(p.Enum) > 0 {
+			fmt.Fprintf(&b, `,"enum":%s`, schemaJSON(p.Enum))
+		}
+		if p.Minimum != nil {
+			fmt.Fprintf(&b, `,"minimum":%s`, schemaJSON(*p.Minimum))
+		}
+		if p.Maximum != nil {
+			fmt.Fprintf(&b, `,"maximum":%s`, schemaJSON(*p.Maximum))
+		}
+		if p.Description != "" {
+			fmt.Fprintf(&b, `,"description":%s`, schemaJSON(p.Description))
+		}
+		b.WriteByte('}')
 	}
-	return b
+	fmt.Fprintf(&b, `},"required":%s}`, schemaJSON(s.Required))
+	return b.Bytes()
+}
+
+// fieldNames are the JSON names of t's fields, in order.
+func fieldNames(t reflect.Type) []string {
+	var out []string
+	for f := range t.Fields() {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name != "" && name != "-" {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+func schemaJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("tool: schema value %v: %v", v, err))
+	}
+	return string(b)
 }
