@@ -241,10 +241,11 @@ func segments(code, lang string) []segment {
 	braces := !isPythonLike(lang)
 	var out []segment
 	var decorators []string
+	headerEnd := -1 // last line of the current definition's header (its body's "{" on a line of its own included)
 	for i, l := range lines {
 		t := strings.TrimSpace(l)
 		st := sc.lines[i]
-		if t == "" || st.depth > 0 || st.inString {
+		if t == "" || st.depth > 0 || st.inString || i <= headerEnd {
 			continue
 		}
 		if !braces && leading(l) != "" {
@@ -261,8 +262,14 @@ func segments(code, lang string) []segment {
 			continue
 		}
 		if isDefStart(t, lang) {
-			out = append(out, segment{def: true, name: nameOf(t, lang), header: header(lines[i:], lang), first: l, decorators: decorators})
+			h := header(lines[i:], lang)
+			out = append(out, segment{def: true, name: nameOf(t, lang), header: h, first: l, decorators: decorators})
 			decorators = nil
+			if braces {
+				// A header over several lines at depth 0 ("throws X" on its own
+				// line, Allman style's "{" below the signature) is the definition's.
+				headerEnd = i + strings.Count(h, "\n")
+			}
 			continue
 		}
 		if braces && (t == "}" || t == "};" || strings.HasPrefix(t, "}")) {
