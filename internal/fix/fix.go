@@ -157,7 +157,7 @@ type run struct {
 	snap   *edit.Snapshot
 	orig   map[string][]byte // file bytes before the run, for the final diff
 	target Candidate
-	tried  map[string]bool // path:qname of every function shown in an edit prompt
+	tried  map[string]bool // key() of every function shown in an edit prompt
 	edited []string        // path:qname of the functions changed, unverified (no tests)
 }
 
@@ -269,7 +269,7 @@ loop:
 		a, done, err := r.attempt(ctx, task, len(r.rep.Attempts)+1, feedback, output)
 		r.rep.Attempts = append(r.rep.Attempts, a)
 		r.record("attempt", a)
-		r.tried[a.Target] = true
+		r.tried[r.target.key()] = true
 		if err != nil || done {
 			if err != nil {
 				r.restore()
@@ -285,7 +285,7 @@ loop:
 				n--
 			}
 			feedback = ""
-			if !r.next(ctx, task, fmt.Sprintf("%s needs no change for this task.", a.Target), true) {
+			if !r.next(ctx, task, fmt.Sprintf("%s needs no change for this task.", a.Target)) {
 				break loop
 			}
 		case !a.Verdict.Accept:
@@ -295,7 +295,7 @@ loop:
 			// another function must change too.
 			r.edited = append(r.edited, a.Target)
 			feedback = ""
-			if !r.next(ctx, task, "Changed already for this task: "+strings.Join(r.edited, ", ")+".", false) {
+			if !r.next(ctx, task, "Changed already for this task: "+strings.Join(r.edited, ", ")+".") {
 				break loop
 			}
 		default:
@@ -438,6 +438,16 @@ func (r *run) attempt(ctx context.Context, task string, n int, feedback, output 
 
 func spanOf(d index.Def) span.Range { return span.Range{Start: d.Start, End: d.End} }
 
+// key tells candidates apart, overloads (one QName, several definitions) included.
+func (c Candidate) key() string { return fmt.Sprintf("%s:%s:%d", c.Path, c.QName, c.Line) }
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
 // sayExtras reports the extra steps of an accepted reply.
 func (r *run) sayExtras(extras []edit.Extra) {
 	for _, x := range extras {
@@ -469,12 +479,17 @@ func (r *run) current(ctx context.Context, c Candidate) (index.Def, []byte, stri
 	if err != nil {
 		return index.Def{}, nil, "", nil, fmt.Errorf("fix: symbols of %s: %w", c.Path, err)
 	}
-	for _, d := range defs {
-		if d.QName != c.QName {
-			continue
+	// Overloads share a QName: take the one nearest the candidate's line.
+	best := -1
+	for i, d := range defs {
+		if d.QName == c.QName && (best < 0 || abs(d.StartLine-c.Line) < abs(defs[best].StartLine-c.Line)) {
+			best = i
 		}
+	}
+	if best >= 0 {
+		d := defs[best]
 		if !spanOf(d).Valid(len(src)) {
-			break
+			return index.Def{}, nil, "", nil, fmt.Errorf("fix: %s:%s is no longer in the index", c.Path, c.QName)
 		}
 		nb := []edit.Neighbor{}
 		for _, o := range defs {

@@ -30,11 +30,10 @@ func isDecline(reply string) bool {
 }
 
 // next asks the model which candidate not shown yet should change, after
-// why (what happened to the last one), and makes it the target. It reports
-// false when none is left or the model says none. After a decline the model
-// is offered the following candidates, a page at a time, until it picks one
-// or the list ends; after an accepted edit, "none" means the change is done.
-func (r *run) next(ctx context.Context, task, why string, declined bool) bool {
+// why (what happened to the last one), and makes it the target: a page of
+// nextOptions candidates at a time, until it picks one or the list ends.
+// It reports false when none is picked.
+func (r *run) next(ctx context.Context, task, why string) bool {
 	skip := 0
 	for {
 		opts, picks := r.untried(skip)
@@ -50,11 +49,8 @@ func (r *run) next(ctx context.Context, task, why string, declined bool) bool {
 			r.target = c
 			return true
 		}
-		if !declined {
-			return false
-		}
 		skip += len(opts)
-		why = fmt.Sprintf("%s None of %d other candidates needs to change.", why, skip)
+		why = fmt.Sprintf("%s None of %d other candidates needs to change.", strings.SplitN(why, " None of ", 2)[0], skip)
 	}
 }
 
@@ -64,7 +60,7 @@ func (r *run) untried(skip int) ([]ChooseOption, []Candidate) {
 	var opts []ChooseOption
 	var picks []Candidate
 	for _, c := range r.rep.Candidates {
-		if r.tried[c.Path+":"+c.QName] {
+		if r.tried[c.key()] {
 			continue
 		}
 		if skip > 0 {
