@@ -119,3 +119,22 @@ func TestCheckAllmanBraces(t *testing.T) {
 		t.Errorf("spliced file:\n%s", v.File)
 	}
 }
+
+// TestCheckJSVarFunction accepts a function bound to a variable in the shape
+// the index's range gives it, without the const keyword (dayjs-882's gold
+// rewrite of `dayjs = function (date, c) {` was refused as having no
+// definition before).
+func TestCheckJSVarFunction(t *testing.T) {
+	file := "const dayjs = function (date, c) {\n  return new Dayjs(date)\n}\n\nexport default dayjs\n"
+	start := strings.Index(file, "dayjs =")
+	end := strings.Index(file, "}\n") + 1
+	orig := Original{Path: "src/index.js", Lang: "javascript", Name: "dayjs", File: []byte(file), Range: span.Range{Start: start, End: end}}
+	reply := "```javascript\ndayjs = function (date, c) {\n  if (isDayjs(date)) {\n    return date.clone()\n  }\n  return new Dayjs(date)\n}\n```"
+	v := Check(context.Background(), orig, reply, CheckOptions{})
+	if !v.Accept {
+		t.Fatalf("Check rejected (%s: %s)", v.Code, v.Reason)
+	}
+	if !bytes.HasPrefix(v.File, []byte("const dayjs = function (date, c) {\n  if (isDayjs(date)) {")) {
+		t.Errorf("spliced file:\n%s", v.File)
+	}
+}
