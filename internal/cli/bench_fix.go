@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/grit-dev/grit/internal/app"
+	"github.com/grit-dev/grit/internal/fix"
 	"github.com/grit-dev/grit/internal/fix/oracle"
 	"github.com/grit-dev/grit/internal/index"
 )
@@ -24,6 +25,7 @@ type benchFixFlags struct {
 	attempts int
 	asJSON   bool
 	verbose  bool
+	report   string
 }
 
 func newBenchFixCmd(e *env) *cobra.Command {
@@ -69,10 +71,18 @@ errors with the step that failed, never skipped.`,
 	fl.IntVar(&f.attempts, "attempts", 0, "the pipeline's attempt budget (default: grit fix's)")
 	fl.BoolVar(&f.asJSON, "json", false, "print the report as JSON")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "print one progress line per instance")
+	fl.StringVar(&f.report, "report", "", "report the results a previous run wrote with --out, running nothing")
 	return cmd
 }
 
 func runBenchFix(e *env, f benchFixFlags) error {
+	if f.oracle && f.report != "" {
+		results, err := oracle.LoadResults(f.report)
+		if err != nil {
+			return err
+		}
+		return printBenchFix(e, oracle.Summarize(results, fix.DefaultPromptBudget), f.asJSON)
+	}
 	switch {
 	case !f.oracle:
 		return usageErrorf("bench fix needs --oracle: the oracle editor is the only one it runs")
@@ -128,7 +138,11 @@ func runBenchFix(e *env, f benchFixFlags) error {
 	if err != nil {
 		return err
 	}
-	if f.asJSON {
+	return printBenchFix(e, rep, f.asJSON)
+}
+
+func printBenchFix(e *env, rep *oracle.Report, asJSON bool) error {
+	if asJSON {
 		enc := json.NewEncoder(e.Out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)

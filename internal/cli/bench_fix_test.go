@@ -192,6 +192,18 @@ func TestBenchFixOracle(t *testing.T) {
 	if rep.Instances != len(cartCases) || rep.Total.Exact+rep.Total.Equivalent != 3 || rep.Stages[oracle.StageOutside] != 2 {
 		t.Errorf("report totals: %+v", rep.Total)
 	}
+	// --report re-reads --out and reports the same.
+	stdout.Reset()
+	if code := Main(context.Background(), []string{"bench", "fix", "--oracle", "--report", out, "--json"}, Stdio{In: strings.NewReader(""), Out: &stdout, Err: &stderr}); code != 0 {
+		t.Fatalf("bench fix --report exit %d\n%s", code, stderr.String())
+	}
+	var again oracle.Report
+	if err := json.Unmarshal(stdout.Bytes(), &again); err != nil {
+		t.Fatal(err)
+	}
+	if again.Instances != rep.Instances || again.Total.Exact != rep.Total.Exact || again.PerInst.Mean != rep.PerInst.Mean {
+		t.Errorf("--report: %+v, want the run's %+v", again.Total, rep.Total)
+	}
 }
 
 // TestOracleSeesOnlyWhatIsShown holds the oracle to the prompt: shown one

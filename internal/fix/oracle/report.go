@@ -1,8 +1,10 @@
 package oracle
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -19,7 +21,8 @@ type Report struct {
 	OverBudget int            `json:"attempts_over_budget"` // edit prompts over the token budget (sent whole)
 	Budget     int            `json:"budget"`
 	PerInst    Dist           `json:"attempts_per_instance"`
-	Errors     []string       `json:"errors,omitempty"` // instances that could not run, with why
+	Questions  Dist           `json:"questions_per_instance"` // multiple-choice questions (choose, next) per instance
+	Errors     []string       `json:"errors,omitempty"`       // instances that could not run, with why
 	Took       float64        `json:"took_s"`
 }
 
@@ -83,8 +86,15 @@ func (c *Counts) add(r Result) {
 func Summarize(results []Result, budget int) *Report {
 	rep := &Report{Instances: len(results), Budget: budget, Stages: map[string]int{}}
 	repos, langs := map[string]*Counts{}, map[string]*Counts{}
-	var prompts, per []int
+	var prompts, per, questions []int
 	for _, r := range results {
+		q := 0
+		for _, ex := range r.Exchanges {
+			if ex.Kind == "choose" {
+				q++
+			}
+		}
+		questions = append(questions, q)
 		rep.Total.add(r)
 		for _, m := range []struct {
 			m   map[string]*Counts
@@ -110,6 +120,7 @@ func Summarize(results []Result, budget int) *Report {
 	rep.Repos, rep.Languages = groups(repos), groups(langs)
 	rep.Prompt = dist(prompts, false)
 	rep.PerInst = dist(per, true)
+	rep.Questions = dist(questions, true)
 	return rep
 }
 
@@ -148,7 +159,11 @@ var stageOrder = []string{StageNotLocated, StageNotOffered, StageRejected, Stage
 // Print writes the report as text.
 func (rep *Report) Print(w io.Writer) {
 	t := rep.Total
-	fmt.Fprintf(w, "%d instances in %.0fs\n", rep.Instances, rep.Took)
+	fmt.Fprintf(w, "%d instances", rep.Instances)
+	if rep.Took > 0 {
+		fmt.Fprintf(w, " in %.0fs", rep.Took)
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintf(w, "ceiling: exact %d (%.1f%%), exact or equivalent %d (%.1f%%), short %d, errors %d\n\n",
 		t.Exact, t.ExactRate(), t.Exact+t.Equivalent, t.CeilingRate(), t.Short, t.Errors)
 	fmt.Fprintln(w, "where it fell short:")
@@ -184,6 +199,8 @@ func (rep *Report) Print(w io.Writer) {
 		p.N, p.Mean, p.Median, p.P95, p.Max, rep.OverBudget, rep.Budget)
 	a := rep.PerInst
 	fmt.Fprintf(w, "attempts per instance: mean %.2f, median %d, max %d; instances by attempts %v\n", a.Mean, a.Median, a.Max, a.Hist)
+	q := rep.Questions
+	fmt.Fprintf(w, "multiple-choice questions per instance: mean %.2f, median %d, max %d; instances by questions %v\n", q.Mean, q.Median, q.Max, q.Hist)
 	if len(rep.Errors) > 0 {
 		fmt.Fprintf(w, "\n%d instances could not run:\n", len(rep.Errors))
 		for _, e := range rep.Errors {
@@ -202,4 +219,28 @@ func stageCells(m map[string]int) string {
 		cells = append(cells, fmt.Sprint(m[s]))
 	}
 	return strings.Join(cells, "\t")
+}
+
+// LoadResults reads the per-instance lines a run wrote with --out, to
+// report them again.
+func LoadResults(path string) ([]Result, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read results: %w", err)
+	}
+	var out []Result
+	for n, l := range strings.Split(string(b), "\n") {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		var r Result
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, n+1, err)
+		}
+		out = append(out, r)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s holds no results", path)
+	}
+	return out, nil
 }
