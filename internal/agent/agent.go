@@ -31,9 +31,20 @@ import (
 	"github.com/grit-dev/grit/internal/tool"
 )
 
+// Call is one tool call as the Gate and the Asker see it.
+type Call struct {
+	Tool  string
+	Input json.RawMessage
+	// Paths are the absolute paths the call reads or writes, as the tool
+	// itself resolves them (EditFunction's come from the index); nil when
+	// the call names none. Permission checks judge these, never a path
+	// field of the input the tool does not use.
+	Paths []string
+}
+
 // Gate decides whether a tool call may run.
 type Gate interface {
-	Check(ctx context.Context, toolName string, input json.RawMessage) Decision
+	Check(ctx context.Context, c Call) Decision
 }
 
 // Decision is a Gate's verdict.
@@ -53,7 +64,7 @@ const (
 // Without one (headless), ask becomes deny, and the tool result tells the
 // model how the user can allow it.
 type Asker interface {
-	Ask(ctx context.Context, toolName string, input json.RawMessage, reason string) (bool, error)
+	Ask(ctx context.Context, c Call, reason string) (bool, error)
 }
 
 // Hooks fires settings hooks; see CommandHooks.
@@ -61,10 +72,14 @@ type Hooks interface {
 	Fire(ctx context.Context, event string, input map[string]any) (HookOutcome, error)
 }
 
-// HookOutcome is what the hooks of one event decided.
+// HookOutcome is what the hooks of one event decided. Block refuses the
+// action (for Stop: sends the model back to work) with Reason for the
+// model; Stop ends the turn (continue:false) with StopReason for the user.
 type HookOutcome struct {
 	Block             bool
 	Reason            string
+	Stop              bool
+	StopReason        string
 	AdditionalContext string
 }
 
@@ -139,6 +154,10 @@ type Agent struct {
 	usage     provider.Usage // the whole conversation
 	lastUsage provider.Usage // the last model call
 	started   bool           // SessionStart fired
+	ended     bool           // SessionEnd fired
+	// hookStop is set by a PreToolUse or PostToolUse hook's continue:false
+	// during a turn (its stopReason); the turn ends after the reply's calls.
+	hookStop string
 }
 
 // New builds an Agent.
@@ -272,6 +291,17 @@ func (a *Agent) Compact(ctx context.Context, trigger string) error {
 		return fmt.Errorf("compact: %w", cerr)
 	}
 	return nil
+}
+
+// End fires SessionEnd once, if the session started (a turn ran). reason
+// is Claude Code's: "clear", "logout", "prompt_input_exit" or "other".
+func (a *Agent) End(ctx context.Context, reason string) error {
+	if !a.started || a.ended || a.opts.Hooks == nil {
+		return nil
+	}
+	a.ended = true
+	_, err := a.opts.Hooks.Fire(ctx, EventSessionEnd, a.hookInput(map[string]any{"reason": reason}))
+	return err
 }
 
 // hookInput adds the fields every hook event carries.

@@ -241,7 +241,7 @@ func TestMaxTurns(t *testing.T) {
 
 type fixedGate struct{ d Decision }
 
-func (g fixedGate) Check(ctx context.Context, name string, input json.RawMessage) Decision {
+func (g fixedGate) Check(ctx context.Context, c Call) Decision {
 	return g.d
 }
 
@@ -250,8 +250,8 @@ type answerAsker struct {
 	asked []string
 }
 
-func (a *answerAsker) Ask(ctx context.Context, name string, input json.RawMessage, reason string) (bool, error) {
-	a.asked = append(a.asked, name+": "+reason)
+func (a *answerAsker) Ask(ctx context.Context, c Call, reason string) (bool, error) {
+	a.asked = append(a.asked, c.Tool+": "+reason)
 	return a.ok, nil
 }
 

@@ -51,6 +51,10 @@ func (a *Agent) Run(ctx context.Context, prompt string) (Result, error) {
 		if err != nil {
 			return fail(err)
 		}
+		if out.Stop {
+			res.Text = "The prompt was stopped by a UserPromptSubmit hook: " + out.StopReason
+			return fail(errors.New(res.Text))
+		}
 		if out.Block {
 			res.Text = "The prompt was blocked by a UserPromptSubmit hook: " + out.Reason
 			return fail(errors.New(res.Text))
@@ -61,6 +65,7 @@ func (a *Agent) Run(ctx context.Context, prompt string) (Result, error) {
 		return fail(err)
 	}
 
+	a.hookStop = ""
 	var loops loopDetector
 	continues, stopBlocks := 0, 0
 	for {
@@ -166,6 +171,12 @@ func (a *Agent) Run(ctx context.Context, prompt string) (Result, error) {
 			if err != nil {
 				return fail(err)
 			}
+			if a.hookStop != "" {
+				res.Subtype = SubtypeSuccess
+				res.Text = "Stopped by a hook: " + a.hookStop
+				a.emit(Event{Kind: KindNotice, Text: res.Text})
+				return res, nil
+			}
 			if loopMsg != "" {
 				res.Text = loopMsg
 				res.IsError = true
@@ -186,7 +197,10 @@ func (a *Agent) Run(ctx context.Context, prompt string) (Result, error) {
 				if err != nil {
 					return fail(err)
 				}
-				if out.Block {
+				if out.Stop {
+					// continue:false: the model stops here, whatever a block says.
+					a.emit(Event{Kind: KindNotice, Text: "a Stop hook ended the turn: " + out.StopReason})
+				} else if out.Block {
 					stopBlocks++
 					a.emit(Event{Kind: KindNotice, Text: "a Stop hook sent the model back to work: " + out.Reason})
 					if err := a.record(textMessage(provider.RoleUser, "Stop hook feedback: "+out.Reason), false); err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/grit-dev/grit/internal/provider"
+	"github.com/grit-dev/grit/internal/tool"
 )
 
 // runTools answers every call of one reply, in order. It returns the
@@ -30,6 +31,9 @@ func (a *Agent) runTools(ctx context.Context, calls []provider.Block, loops *loo
 			continue
 		case loopMsg != "":
 			result("Not run: the turn was ended by loop detection.", true)
+			continue
+		case a.hookStop != "":
+			result("Not run: a hook stopped the turn.", true)
 			continue
 		}
 		if n := loops.see(c.Name, c.Input); n > LoopRepeats {
@@ -72,11 +76,22 @@ func (a *Agent) runOne(ctx context.Context, c provider.Block) (string, bool, err
 		if err != nil {
 			return "", false, err
 		}
+		if out.Stop {
+			a.hookStop = out.StopReason
+			return "Not run: a PreToolUse hook stopped the turn.", true, nil
+		}
 		if out.Block {
 			return "Blocked by a PreToolUse hook: " + out.Reason, true, nil
 		}
 	}
-	if msg, allowed, err := a.permit(ctx, c.Name, input); err != nil {
+	paths, refused, err := tool.Targets(ctx, t, a.opts.Env, input)
+	if err != nil {
+		return "", false, err
+	}
+	if refused.IsError {
+		return refused.Content, true, nil
+	}
+	if msg, allowed, err := a.permit(ctx, Call{Tool: c.Name, Input: input, Paths: paths}); err != nil {
 		return "", false, err
 	} else if !allowed {
 		return msg, true, nil
@@ -95,6 +110,9 @@ func (a *Agent) runOne(ctx context.Context, c provider.Block) (string, bool, err
 		if err != nil {
 			return "", false, err
 		}
+		if out.Stop {
+			a.hookStop = out.StopReason
+		}
 		if out.Block {
 			content += "\n\nPostToolUse hook feedback: " + out.Reason
 		}
@@ -107,11 +125,12 @@ func (a *Agent) runOne(ctx context.Context, c provider.Block) (string, bool, err
 
 // permit applies the gate (and the asker). It returns the tool_result text
 // for a refused call.
-func (a *Agent) permit(ctx context.Context, name string, input json.RawMessage) (string, bool, error) {
+func (a *Agent) permit(ctx context.Context, c Call) (string, bool, error) {
 	if a.opts.Gate == nil {
 		return "", true, nil
 	}
-	d := a.opts.Gate.Check(ctx, name, input)
+	name, input := c.Tool, c.Input
+	d := a.opts.Gate.Check(ctx, c)
 	switch d.Behavior {
 	case Allow:
 		return "", true, nil
@@ -121,7 +140,14 @@ func (a *Agent) permit(ctx context.Context, name string, input json.RawMessage) 
 		if a.opts.Asker == nil {
 			return headlessDenial(name, input, d.Reason), false, nil
 		}
-		ok, err := a.opts.Asker.Ask(ctx, name, input, d.Reason)
+		if a.opts.Hooks != nil {
+			// Claude Code's Notification: the user is needed.
+			msg := "Grit needs your permission to use " + name
+			if _, err := a.opts.Hooks.Fire(ctx, EventNotification, a.hookInput(map[string]any{"message": msg})); err != nil {
+				return "", false, err
+			}
+		}
+		ok, err := a.opts.Asker.Ask(ctx, c, d.Reason)
 		if err != nil {
 			return "", false, fmt.Errorf("ask permission for %s: %w", name, err)
 		}

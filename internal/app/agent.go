@@ -276,11 +276,22 @@ func (s *AgentSession) SetModel(spec string) error {
 	return nil
 }
 
-// Close releases the session and the index.
+// End fires the SessionEnd hooks (reason as in Claude Code:
+// "prompt_input_exit" when the user left, "other" otherwise). Close calls
+// it with "other" if no one did.
+func (s *AgentSession) End(ctx context.Context, reason string) error {
+	if s.Agent == nil {
+		return nil
+	}
+	return s.Agent.End(ctx, reason)
+}
+
+// Close fires SessionEnd if it has not fired, and releases the session and
+// the index.
 func (s *AgentSession) Close() error {
-	var err error
+	err := s.End(context.Background(), "other")
 	if s.Session != nil {
-		err = s.Session.Close()
+		err = errors.Join(err, s.Session.Close())
 	}
 	s.ixMu.Lock()
 	defer s.ixMu.Unlock()

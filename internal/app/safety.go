@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -135,8 +134,8 @@ func PermissionGate(e *permission.Engine) agent.Gate { return engineGate{e} }
 
 type engineGate struct{ e *permission.Engine }
 
-func (g engineGate) Check(ctx context.Context, name string, input json.RawMessage) agent.Decision {
-	d := g.e.Check(ctx, name, input)
+func (g engineGate) Check(ctx context.Context, c agent.Call) agent.Decision {
+	d := g.e.CheckPaths(ctx, c.Tool, c.Input, c.Paths)
 	return agent.Decision{Behavior: d.Behavior, Reason: d.Reason}
 }
 

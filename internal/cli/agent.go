@@ -395,10 +395,11 @@ func (c *chat) dispatch(ctx context.Context, line string) error {
 // ttyAsker asks on the terminal: y, n, or a(lways) for this session.
 type ttyAsker struct{ c *chat }
 
-func (a ttyAsker) Ask(ctx context.Context, name string, input json.RawMessage, reason string) (bool, error) {
+func (a ttyAsker) Ask(ctx context.Context, call agent.Call, reason string) (bool, error) {
 	c := a.c
 	c.endStream()
-	grants := c.s.Engine.GrantsFor(name, input)
+	name, input := call.Tool, call.Input
+	grants := c.s.Engine.GrantsFor(name, input, call.Paths...)
 	always := ""
 	if len(grants) > 0 {
 		always = fmt.Sprintf(", a = always allow %s this session", strings.Join(grants, ", "))

@@ -220,7 +220,7 @@ func (e *Engine) GrantSession(rule string) error {
 // GrantsFor returns the exact session-grant rules that would allow this call
 // as it stands: one Bash rule per command that is not yet allowed, or the
 // file path for an edit. The UI offers them as "allow for this session".
-func (e *Engine) GrantsFor(toolName string, input json.RawMessage) []string {
+func (e *Engine) GrantsFor(toolName string, input json.RawMessage, paths ...string) []string {
 	switch {
 	case toolName == "Bash":
 		var in struct {
@@ -253,15 +253,45 @@ func (e *Engine) GrantsFor(toolName string, input json.RawMessage) []string {
 		}
 		return out
 	case editTools[toolName]:
-		if p := inputPath(input); p != "" {
-			return []string{"Edit(//" + strings.TrimPrefix(absPath(p, e.root, e.home), "/") + ")"}
+		if len(paths) == 0 {
+			if p := inputPath(input); p != "" {
+				paths = []string{p}
+			}
 		}
+		var out []string
+		for _, p := range paths {
+			out = append(out, "Edit(//"+strings.TrimPrefix(absPath(p, e.root, e.home), "/")+")")
+		}
+		return out
 	}
 	return nil
 }
 
-// Check decides one tool call.
+// Check decides one tool call, taking a file tool's path from its input.
 func (e *Engine) Check(ctx context.Context, toolName string, input json.RawMessage) Decision {
+	return e.CheckPaths(ctx, toolName, input, nil)
+}
+
+// CheckPaths decides one tool call. paths, when given, are the absolute
+// paths the call actually reads or writes (as the tool resolves them); a
+// file tool is then judged on every one of them, the strictest verdict
+// winning, and a path field of its input is not looked at.
+func (e *Engine) CheckPaths(ctx context.Context, toolName string, input json.RawMessage, paths []string) Decision {
+	if len(paths) > 0 && (editTools[toolName] || readTools[toolName]) {
+		var worst Decision
+		for i, p := range paths {
+			var d Decision
+			if editTools[toolName] {
+				d = e.checkEdit(toolName, p, e.Mode())
+			} else {
+				d = e.checkRead(toolName, p, e.Mode())
+			}
+			if i == 0 || severity[d.Behavior] > severity[worst.Behavior] {
+				worst = d
+			}
+		}
+		return worst
+	}
 	mode := e.Mode()
 	switch {
 	case toolName == "Bash":
@@ -293,6 +323,9 @@ func (e *Engine) Check(ctx context.Context, toolName string, input json.RawMessa
 	}
 	return e.checkOther(toolName, mode, func(r Rule) bool { return r.Any })
 }
+
+// severity orders behaviors from most to least permissive.
+var severity = map[string]int{Allow: 0, Ask: 1, Deny: 2}
 
 // inputPath finds the path field of a file tool's input.
 func inputPath(input json.RawMessage) string {

@@ -1,0 +1,164 @@
+package cli
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// lastUserText is the content of the last user message of an OpenAI or
+// Ollama request body (a string in both formats).
+func lastUserText(t *testing.T, body map[string]any) string {
+	t.Helper()
+	msgs, _ := body["messages"].([]any)
+	for i := len(msgs) - 1; i >= 0; i-- {
+		m := msgs[i].(map[string]any)
+		if m["role"] == "user" {
+			s, _ := m["content"].(string)
+			return s
+		}
+	}
+	t.Fatalf("no user message in %v", body)
+	return ""
+}
+
+// TestHookContextSeparatedFromPrompt (issue 20, item 3): a
+// UserPromptSubmit hook's context and the prompt reach OpenAI and Ollama as
+// two paragraphs, not run together.
+func TestHookContextSeparatedFromPrompt(t *testing.T) {
+	for _, kind := range []string{"openai", "ollama"} {
+		t.Run(kind, func(t *testing.T) {
+			srv := newModelServer(t, kind, wireReply{Text: "On it."})
+			w := newGritWork(t)
+			w.userSettings(`{"sandbox": {"enabled": false},
+			  "providers": {"` + kind + `": {"baseURL": "` + srv.URL + `", "contextWindow": 100000}},
+			  "hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo 'Branch is main.'"}]}]}}`)
+			if _, stderr, err := w.run("", "-p", "fix the bug", "--model", kind+":m", "--output-format", "json"); err != nil {
+				t.Fatalf("grit -p: %v\n%s", err, stderr)
+			}
+			reqs := srv.requests()
+			if len(reqs) != 1 {
+				t.Fatalf("%d requests, want 1", len(reqs))
+			}
+			if got, want := lastUserText(t, reqs[0]), "Branch is main.\n\nfix the bug"; got != want {
+				t.Errorf("user message = %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+// TestStopHookContinueFalseStops (issue 20, item 4): a Stop hook printing
+// {"continue": false} ends the turn; it does not send the model back to work.
+func TestStopHookContinueFalseStops(t *testing.T) {
+	w := newGritWork(t)
+	script := w.file("../s.json", `{"turns": [
+	  {"content": [{"type": "text", "text": "Done."}], "stop_reason": "end_turn"},
+	  {"content": [{"type": "text", "text": "Back at work."}], "stop_reason": "end_turn"}
+	]}`)
+	w.userSettings(`{"sandbox": {"enabled": false},
+	  "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo '{\"continue\": false, \"stopReason\": \"enough\"}'"}]}]}}`)
+	stdout, stderr, err := w.run("", "-p", "go", "--model", "scripted:"+script, "--output-format", "json")
+	if err != nil {
+		t.Fatalf("grit -p: %v\n%s", err, stderr)
+	}
+	r := parseResult(t, stdout)
+	if r.NumTurns != 1 || r.Result != "Done." || r.IsError {
+		t.Errorf("result = %+v, want one model call ending in \"Done.\"", r)
+	}
+}
+
+// TestClaudeCodeHookEventsLoad (issue 20, item 5): a settings file with
+// every documented hook event, plus one Grit does not know, loads; the
+// unknown event is warned about once; a hook exiting 1 is shown and does
+// not block; exit 2 blocks.
+func TestClaudeCodeHookEventsLoad(t *testing.T) {
+	w := newGritWork(t)
+	log := filepath.Join(w.dir, "events.log")
+	hook := func(name string) string {
+		return `[{"hooks": [{"type": "command", "command": "echo ` + name + ` >> ` + log + `"}]}]`
+	}
+	w.userSettings(`{"sandbox": {"enabled": false}, "hooks": {
+	  "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo broken >&2; exit 1"}]},
+	                 {"matcher": "Write", "hooks": [{"type": "command", "command": "echo 'no writes here' >&2; exit 2"}]}],
+	  "PostToolUse": ` + hook("PostToolUse") + `,
+	  "UserPromptSubmit": ` + hook("UserPromptSubmit") + `,
+	  "Notification": ` + hook("Notification") + `,
+	  "Stop": ` + hook("Stop") + `,
+	  "SubagentStop": ` + hook("SubagentStop") + `,
+	  "PreCompact": ` + hook("PreCompact") + `,
+	  "SessionStart": ` + hook("SessionStart") + `,
+	  "SessionEnd": ` + hook("SessionEnd") + `,
+	  "TeleportStart": ` + hook("TeleportStart") + `}}`)
+	script := w.file("../s.json", `{"turns": [
+	  {"content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "echo ran > ran.txt"}},
+	               {"type": "tool_use", "id": "t2", "name": "Write", "input": {"file_path": "w.txt", "content": "x"}}], "stop_reason": "tool_use"},
+	  {"content": [{"type": "text", "text": "Done."}], "stop_reason": "end_turn"}
+	]}`)
+	stdout, stderr, err := w.run("", "-p", "go", "--model", "scripted:"+script, "--output-format", "stream-json", "--permission-mode", "bypassPermissions")
+	if err != nil {
+		t.Fatalf("grit -p: %v\n%s", err, stderr)
+	}
+	if n := strings.Count(stderr, `"TeleportStart"`); n != 1 {
+		t.Errorf("stderr warns about TeleportStart %d times, want once:\n%s", n, stderr)
+	}
+	if !strings.Contains(stderr, "broken") {
+		t.Errorf("stderr does not show the failing hook's message:\n%s", stderr)
+	}
+	if got := readFileT(t, filepath.Join(w.repo, "ran.txt")); got != "ran\n" {
+		t.Errorf("ran.txt = %q: a hook exiting 1 must not block the call", got)
+	}
+	if !strings.Contains(stdout, "no writes here") || fileExists(filepath.Join(w.repo, "w.txt")) {
+		t.Errorf("exit 2 did not block the Write: stdout\n%s", stdout)
+	}
+	events := readFileT(t, log)
+	for _, want := range []string{"SessionStart", "UserPromptSubmit", "PostToolUse", "Stop", "SessionEnd"} {
+		if !strings.Contains(events, want) {
+			t.Errorf("event %s did not run; ran:\n%s", want, events)
+		}
+	}
+	if strings.Contains(events, "TeleportStart") {
+		t.Errorf("the unknown event ran:\n%s", events)
+	}
+}
+
+// TestEditFunctionPermissions (issue 20, items 1 and 2): EditFunction runs
+// in the loop (its schema has no file_path), and a deny rule on the file
+// it would write holds however the input is dressed up.
+func TestEditFunctionPermissions(t *testing.T) {
+	const helper = "def helper():\n    return 1\n"
+	edit := func(extra string) string {
+		return `{"turns": [
+		  {"content": [{"type": "tool_use", "id": "t0", "name": "Read", "input": {"file_path": "sub/h.py"}}], "stop_reason": "tool_use"},
+		  {"content": [{"type": "tool_use", "id": "t1", "name": "EditFunction", "input": {"name": "sub/h.py::helper", "new_source": "def helper():\n    return 2\n"` + extra + `}}], "stop_reason": "tool_use"},
+		  {"content": [{"type": "text", "text": "Done."}], "stop_reason": "end_turn"}]}`
+	}
+	t.Run("allowed", func(t *testing.T) {
+		w := newGritWork(t)
+		w.file("sub/h.py", helper)
+		script := w.file("../s.json", edit(""))
+		stdout, stderr, err := w.run("", "-p", "edit", "--model", "scripted:"+script, "--output-format", "stream-json", "--permission-mode", "acceptEdits")
+		if err != nil {
+			t.Fatalf("grit -p: %v\n%s", err, stderr)
+		}
+		if got := readFileT(t, filepath.Join(w.repo, "sub", "h.py")); !strings.Contains(got, "return 2") {
+			t.Errorf("sub/h.py = %q, want helper rewritten; stream:\n%s", got, stdout)
+		}
+	})
+	t.Run("deny rule holds against a decoy file_path", func(t *testing.T) {
+		w := newGritWork(t)
+		w.file("sub/h.py", helper)
+		w.file("decoy.py", "x = 1\n")
+		w.userSettings(`{"sandbox": {"enabled": false}, "permissions": {"deny": ["Edit(sub/**)"]}}`)
+		script := w.file("../s.json", edit(`, "file_path": "decoy.py"`))
+		stdout, stderr, err := w.run("", "-p", "edit", "--model", "scripted:"+script, "--output-format", "stream-json", "--permission-mode", "bypassPermissions")
+		if err != nil {
+			t.Fatalf("grit -p: %v\n%s", err, stderr)
+		}
+		if got := readFileT(t, filepath.Join(w.repo, "sub", "h.py")); got != helper {
+			t.Errorf("sub/h.py = %q: the deny rule Edit(sub/**) was bypassed", got)
+		}
+		if !strings.Contains(stdout, "denied by deny rule Edit(sub/**)") {
+			t.Errorf("the tool result does not name the deny rule:\n%s", stdout)
+		}
+	})
+}
