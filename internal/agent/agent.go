@@ -92,6 +92,9 @@ type Compactor interface {
 	// error with messages means they replace the conversation and the turn
 	// still stops (the compacted conversation is still too large).
 	Compact(ctx context.Context, messages []provider.Message) ([]provider.Message, error)
+	// Spent is the usage of every summary call so far: the agent counts
+	// it in the conversation's usage and the turn's.
+	Spent() provider.Usage
 }
 
 // Defaults and bounds.
@@ -106,6 +109,11 @@ const (
 
 // ContinueNudge is the user message sent after a reply was cut by max_tokens.
 const ContinueNudge = "Your reply was cut off by the output token limit. Continue exactly where you stopped; do not repeat what you already wrote."
+
+// CutCallNudge is the user message sent after a reply was cut by max_tokens
+// in the middle of a tool call (%s: the tool's name). A cut call cannot
+// run, and continuing it mid-JSON is impossible: it is asked for again.
+const CutCallNudge = "Your reply was cut off by the output token limit in the middle of a %s call, so that call was not run. Send the whole call again in your next reply; if its input is long (a large Write, say), split the work into smaller calls."
 
 // Result subtypes, as in Claude Code's result message.
 const (
@@ -153,6 +161,7 @@ type Agent struct {
 	messages  []provider.Message
 	usage     provider.Usage // the whole conversation
 	lastUsage provider.Usage // the last model call
+	turnUsage provider.Usage // compaction calls of the running turn
 	started   bool           // SessionStart fired
 	ended     bool           // SessionEnd fired
 	// hookStop is set by a PreToolUse or PostToolUse hook's continue:false
@@ -274,7 +283,17 @@ func (a *Agent) Compact(ctx context.Context, trigger string) error {
 			return fmt.Errorf("compact: %w", err)
 		}
 	}
+	before := a.opts.Compactor.Spent()
 	msgs, cerr := a.opts.Compactor.Compact(ctx, a.Messages())
+	spent := a.opts.Compactor.Spent()
+	spent.InputTokens -= before.InputTokens
+	spent.OutputTokens -= before.OutputTokens
+	spent.CacheReadTokens -= before.CacheReadTokens
+	spent.CacheWriteTokens -= before.CacheWriteTokens
+	a.mu.Lock()
+	a.usage.Add(spent)
+	a.turnUsage.Add(spent)
+	a.mu.Unlock()
 	if cerr != nil && msgs == nil {
 		return fmt.Errorf("compact: %w", cerr)
 	}
@@ -329,6 +348,20 @@ func (a *Agent) record(m provider.Message, interrupted bool) error {
 		if err := a.opts.Session.AppendMessage(m, interrupted); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// recordNudge appends a user-role message the harness wrote (a continue
+// nudge, hook feedback): the transcript marks it, so it never counts as a
+// prompt of the user's.
+func (a *Agent) recordNudge(text string) error {
+	m := textMessage(provider.RoleUser, text)
+	a.mu.Lock()
+	a.messages = append(a.messages, m)
+	a.mu.Unlock()
+	if a.opts.Session != nil {
+		return a.opts.Session.AppendMeta(m)
 	}
 	return nil
 }

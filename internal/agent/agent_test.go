@@ -181,8 +181,8 @@ func TestMaxTokensContinues(t *testing.T) {
 	if got := req.Messages[n-2]; got.Role != provider.RoleAssistant || got.Text() != "The answer is 4" || len(got.Content) != 1 {
 		t.Errorf("continued request keeps %+v, want the partial text only", got)
 	}
-	if got := req.Messages[n-1].Text(); got != ContinueNudge {
-		t.Errorf("last message = %q, want the continue nudge", got)
+	if got := req.Messages[n-1].Text(); got != fmt.Sprintf(CutCallNudge, "Echo") {
+		t.Errorf("last message = %q, want the cut-call nudge", got)
 	}
 
 	// Bounded: the limit hit again and again ends the turn.

@@ -91,8 +91,8 @@ type CommandHooks struct {
 }
 
 // NewHooks compiles the layers' hooks. An untrusted layer is dropped (and
-// logged); an unknown event is logged once and ignored; a matcher that is
-// not a valid regular expression or a hook type other than "command" is an
+// logged); an unknown event or a hook type other than "command" is logged
+// once and ignored; a matcher that is not a valid regular expression is an
 // error naming it.
 func NewHooks(opts HookOptions) (*CommandHooks, error) {
 	h := &CommandHooks{opts: opts}
@@ -128,7 +128,11 @@ func NewHooks(opts HookOptions) (*CommandHooks, error) {
 				}
 				for _, c := range m.Hooks {
 					if c.Type != "command" && c.Type != "" {
-						return nil, fmt.Errorf("%s settings: hook type %q (expected: command)", l.Name, c.Type)
+						if !warned["type "+c.Type] {
+							warned["type "+c.Type] = true
+							h.logf("hook type %q (%s settings, %s) is not one Grit runs; those hooks are ignored (Grit runs type \"command\")", c.Type, l.Name, event)
+						}
+						continue
 					}
 					if strings.TrimSpace(c.Command) == "" {
 						return nil, fmt.Errorf("%s settings: %s hook with an empty command", l.Name, event)

@@ -335,8 +335,15 @@ func (l *ContextLayer) Report(messages []provider.Message, last provider.Usage) 
 		rows[i].Percent = math.Round(1000*float64(rows[i].Tokens)/float64(denom)) / 10
 	}
 	rep.Rows = rows
+	// Lists are [] in JSON, never null.
 	if rep.Files == nil {
 		rep.Files = []contextfiles.File{}
+	}
+	if rep.Skills == nil {
+		rep.Skills = []contextfiles.Skill{}
+	}
+	if rep.Deferred == nil {
+		rep.Deferred = []string{}
 	}
 	return rep
 }
@@ -447,11 +454,9 @@ type UsageReport struct {
 	CostKnown  bool    `json:"cost_known"`
 }
 
-// Usage totals the session's calls (summaries included) on model.
+// Usage reports total, the session's calls on model (the agent counts
+// compaction's summary calls in it).
 func (l *ContextLayer) Usage(total provider.Usage) UsageReport {
-	if l.Compactor != nil {
-		total.Add(l.Compactor.Spent())
-	}
 	r := UsageReport{Model: l.Model, Usage: total}
 	if in := total.InputTokens + total.CacheReadTokens + total.CacheWriteTokens; in > 0 {
 		r.CacheShare = float64(total.CacheReadTokens) / float64(in)

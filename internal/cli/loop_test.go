@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -161,4 +163,116 @@ func TestEditFunctionPermissions(t *testing.T) {
 			t.Errorf("the tool result does not name the deny rule:\n%s", stdout)
 		}
 	})
+}
+
+// transcriptText is every session transcript of the work directory, joined.
+func (w *gritWork) transcriptText() string {
+	var b strings.Builder
+	filepath.Walk(filepath.Join(w.dir, "home", ".local", "share"), func(p string, fi os.FileInfo, err error) error {
+		if err == nil && strings.HasSuffix(p, ".jsonl") {
+			b.WriteString(readFileT(w.t, p))
+		}
+		return nil
+	})
+	return b.String()
+}
+
+// TestMaxTokensContinuation (issue 20, item 12): the result of a reply cut
+// by max_tokens and continued is the whole answer; a tool call cut by
+// max_tokens is asked for again, whole, and then runs.
+func TestMaxTokensContinuation(t *testing.T) {
+	t.Run("text", func(t *testing.T) {
+		w := newGritWork(t)
+		script := w.file("../s.json", `{"turns": [
+		  {"content": [{"type": "text", "text": "Part one, "}], "stop_reason": "max_tokens"},
+		  {"content": [{"type": "text", "text": "part two."}], "stop_reason": "end_turn"}]}`)
+		stdout, stderr, err := w.run("", "-p", "explain", "--model", "scripted:"+script, "--output-format", "json")
+		if err != nil {
+			t.Fatalf("grit -p: %v\n%s", err, stderr)
+		}
+		if r := parseResult(t, stdout); r.Result != "Part one, part two." {
+			t.Errorf("result = %q, want the whole answer %q", r.Result, "Part one, part two.")
+		}
+	})
+	t.Run("cut tool call", func(t *testing.T) {
+		w := newGritWork(t)
+		script := w.file("../s.json", `{"turns": [
+		  {"content": [{"type": "text", "text": "Writing it."}, {"type": "tool_use", "id": "t1", "name": "Write", "input": {"file_path": "out.txt"}}], "stop_reason": "max_tokens"},
+		  {"content": [{"type": "tool_use", "id": "t2", "name": "Write", "input": {"file_path": "out.txt", "content": "whole\n"}}], "stop_reason": "tool_use"},
+		  {"content": [{"type": "text", "text": "Written."}], "stop_reason": "end_turn"}]}`)
+		stdout, stderr, err := w.run("", "-p", "write", "--model", "scripted:"+script, "--output-format", "json", "--permission-mode", "acceptEdits")
+		if err != nil {
+			t.Fatalf("grit -p: %v\n%s", err, stderr)
+		}
+		if r := parseResult(t, stdout); r.Result != "Written." || r.NumTurns != 3 {
+			t.Errorf("result = %+v, want \"Written.\" after 3 model calls", r)
+		}
+		if got := readFileT(t, filepath.Join(w.repo, "out.txt")); got != "whole\n" {
+			t.Errorf("out.txt = %q", got)
+		}
+		if tr := w.transcriptText(); !strings.Contains(tr, "in the middle of a Write call") || strings.Contains(tr, "Continue exactly where you stopped") {
+			t.Errorf("the cut call was not asked for again, whole; transcript:\n%s", tr)
+		}
+	})
+}
+
+// TestSessionsCountOnlyPrompts (issue 20, item 11): continue nudges and
+// Stop hook feedback are not prompts in grit sessions.
+func TestSessionsCountOnlyPrompts(t *testing.T) {
+	w := newGritWork(t)
+	w.userSettings(`{"sandbox": {"enabled": false},
+	  "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "test -e again || { touch again; echo 'run the tests' >&2; exit 2; }"}]}]}}`)
+	script := w.file("../s.json", `{"turns": [
+	  {"content": [{"type": "text", "text": "Part one, "}], "stop_reason": "max_tokens"},
+	  {"content": [{"type": "text", "text": "part two."}], "stop_reason": "end_turn"},
+	  {"content": [{"type": "text", "text": "Tests pass."}], "stop_reason": "end_turn"}]}`)
+	if _, stderr, err := w.run("", "-p", "the one prompt", "--model", "scripted:"+script, "--output-format", "json"); err != nil {
+		t.Fatalf("grit -p: %v\n%s", err, stderr)
+	}
+	stdout, stderr, err := w.run("", "sessions", "--json")
+	if err != nil {
+		t.Fatalf("grit sessions: %v\n%s", err, stderr)
+	}
+	var infos []struct {
+		Turns       int    `json:"turns"`
+		FirstPrompt string `json:"first_prompt"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &infos); err != nil || len(infos) != 1 {
+		t.Fatalf("grit sessions --json = %s (%v), want one session", stdout, err)
+	}
+	if infos[0].Turns != 1 || infos[0].FirstPrompt != "the one prompt" {
+		t.Errorf("session = %+v, want 1 prompt, \"the one prompt\"", infos[0])
+	}
+}
+
+// TestUsageCountsCompaction (issue 20, item 10): the -p result's usage
+// includes the compaction call made during the turn.
+func TestUsageCountsCompaction(t *testing.T) {
+	w := newGritWork(t)
+	w.userSettings(`{"sandbox": {"enabled": false}, "providers": {"scripted": {"contextWindow": 100000}}}`)
+	script := w.file("../s.json", `{"turns": [
+	  {"content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "true"}}], "stop_reason": "tool_use", "usage": {"input_tokens": 95000, "output_tokens": 10}},
+	  {"content": [{"type": "text", "text": "The summary."}], "stop_reason": "end_turn", "usage": {"input_tokens": 1234, "output_tokens": 56}},
+	  {"content": [{"type": "text", "text": "Done."}], "stop_reason": "end_turn", "usage": {"input_tokens": 100, "output_tokens": 5}}]}`)
+	stdout, stderr, err := w.run("", "-p", "go", "--model", "scripted:"+script, "--output-format", "json", "--permission-mode", "bypassPermissions")
+	if err != nil {
+		t.Fatalf("grit -p: %v\n%s", err, stderr)
+	}
+	r := parseResult(t, stdout)
+	if r.Result != "Done." || r.Usage.InputTokens != 95000+1234+100 || r.Usage.OutputTokens != 10+56+5 {
+		t.Errorf("result %q usage = %+v, want input %d and output %d (the compaction call included)", r.Result, r.Usage, 95000+1234+100, 10+56+5)
+	}
+}
+
+// TestContextJSONEmptyLists (issue 20, item 14): grit context --json
+// prints [] for a repository without skills, as for its other lists.
+func TestContextJSONEmptyLists(t *testing.T) {
+	w := newGritWork(t)
+	stdout, stderr, err := w.run("", "context", "--json")
+	if err != nil {
+		t.Fatalf("grit context --json: %v\n%s", err, stderr)
+	}
+	if strings.Contains(stdout, "null") || !strings.Contains(stdout, `"skills": []`) {
+		t.Errorf("grit context --json has a null list:\n%s", stdout)
+	}
 }
