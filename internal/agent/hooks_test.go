@@ -158,7 +158,7 @@ func TestNewHooksErrors(t *testing.T) {
 func TestHooksIgnoreUnknown(t *testing.T) {
 	var logs []string
 	layer := HookLayer{Name: "user", Trusted: true, Hooks: map[string][]config.Hook{
-		"OnSave": {{Hooks: []config.HookCommand{{Type: "command", Command: "true"}}}},
+		"OnSave":  {{Hooks: []config.HookCommand{{Type: "command", Command: "true"}}}},
 		EventStop: {{Hooks: []config.HookCommand{{Type: "prompt", Command: "x"}}}},
 	}}
 	_, err := NewHooks(HookOptions{Layers: []HookLayer{layer, layer}, Logf: func(f string, a ...any) { logs = append(logs, fmt.Sprintf(f, a...)) }})
