@@ -119,6 +119,8 @@ func (a *Agent) run(ctx context.Context, prompt string, nudge bool) (out Result,
 			a.usage.Add(resp.Usage)
 			a.lastUsage = resp.Usage
 			a.mu.Unlock()
+			u := resp.Usage
+			a.emit(Event{Kind: KindUsage, Usage: &u})
 			if a.opts.Session != nil && resp.Usage != (provider.Usage{}) {
 				if err := a.opts.Session.AppendUsage(p.Name(), resp.Usage); err != nil {
 					return fail(err)

@@ -162,12 +162,20 @@ func toUsageJSON(u provider.Usage) usageJSON {
 	return usageJSON{u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens}
 }
 
+// streamMessage is a message of stream-json; an assistant message carries
+// the usage of the call that produced it, cache reads and writes included,
+// as in Claude Code.
+type streamMessage struct {
+	provider.Message
+	Usage *usageJSON `json:"usage,omitempty"`
+}
+
 // streamLine is one line of stream-json.
 type streamLine struct {
-	Type           string            `json:"type"`
-	Subtype        string            `json:"subtype,omitempty"`
-	SessionID      string            `json:"session_id"`
-	Message        *provider.Message `json:"message,omitempty"`
+	Type           string         `json:"type"`
+	Subtype        string         `json:"subtype,omitempty"`
+	SessionID      string         `json:"session_id"`
+	Message        *streamMessage `json:"message,omitempty"`
 	Cwd            string            `json:"cwd,omitempty"`
 	Model          string            `json:"model,omitempty"`
 	Tools          []string          `json:"tools,omitempty"`
@@ -181,12 +189,17 @@ func runHeadless(e *env, f agentFlags, prompt string) error {
 	var sessionID string
 	switch {
 	case f.outputFormat == "stream-json":
+		var usage *usageJSON // of the call whose message comes next
 		opts.OnEvent = func(ev agent.Event) {
 			switch ev.Kind {
+			case agent.KindUsage:
+				u := toUsageJSON(*ev.Usage)
+				usage = &u
 			case agent.KindAssistant:
-				enc.Encode(streamLine{Type: "assistant", SessionID: sessionID, Message: ev.Message})
+				enc.Encode(streamLine{Type: "assistant", SessionID: sessionID, Message: &streamMessage{Message: *ev.Message, Usage: usage}})
+				usage = nil
 			case agent.KindToolResults:
-				enc.Encode(streamLine{Type: "user", SessionID: sessionID, Message: ev.Message})
+				enc.Encode(streamLine{Type: "user", SessionID: sessionID, Message: &streamMessage{Message: *ev.Message}})
 			}
 		}
 	case f.verbose:
@@ -269,6 +282,10 @@ func describeEvent(w io.Writer, ev agent.Event) {
 		}
 	case agent.KindNotice:
 		fmt.Fprintf(w, "grit: %s\n", ev.Text)
+	case agent.KindUsage:
+		u := ev.Usage
+		fmt.Fprintf(w, "  tokens: %d in (%d read from cache, %d written to it), %d out\n",
+			u.InputTokens+u.CacheReadTokens+u.CacheWriteTokens, u.CacheReadTokens, u.CacheWriteTokens, u.OutputTokens)
 	}
 }
 

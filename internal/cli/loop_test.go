@@ -276,3 +276,59 @@ func TestContextJSONEmptyLists(t *testing.T) {
 		t.Errorf("grit context --json has a null list:\n%s", stdout)
 	}
 }
+
+// toolNames lists the names of an Anthropic request's tools.
+func toolNames(body map[string]any) []string {
+	var out []string
+	for _, t := range body["tools"].([]any) {
+		out = append(out, t.(map[string]any)["name"].(string))
+	}
+	return out
+}
+
+// cached reports whether a JSON object carries cache_control.
+func cached(v any) bool {
+	m, ok := v.(map[string]any)
+	return ok && m["cache_control"] != nil
+}
+
+// TestPromptCaching (issue 20, item 9): against the Anthropic wire format,
+// the system prompt, the tools and the latest messages carry cache_control;
+// a deferred tool loaded by ToolSearch is appended after the tools sent
+// before; each assistant message of stream-json reports its call's cache
+// reads and writes.
+func TestPromptCaching(t *testing.T) {
+	srv := newModelServer(t, "anthropic",
+		wireReply{Text: "Loading it.", ToolName: "ToolSearch", ToolInput: `{"query": "select:Memory"}`, CacheWrite: 1500},
+		wireReply{Text: "Done.", CacheRead: 1500, CacheWrite: 40})
+	w := newGritWork(t)
+	w.userSettings(`{"sandbox": {"enabled": false}, "providers": {"anthropic": {"baseURL": "` + srv.URL + `"}}}`)
+	stdout, stderr, err := w.run("", "-p", "remember this", "--model", "anthropic:claude-sonnet-4-5", "--output-format", "stream-json")
+	if err != nil {
+		t.Fatalf("grit -p: %v\n%s", err, stderr)
+	}
+	reqs := srv.requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2", len(reqs))
+	}
+	first, second := toolNames(reqs[0]), toolNames(reqs[1])
+	if len(second) != len(first)+1 || strings.Join(second[:len(first)], ",") != strings.Join(first, ",") || second[len(first)] != "Memory" {
+		t.Errorf("tools %v then %v: want the loaded Memory appended after the tools sent before", first, second)
+	}
+	sys := reqs[1]["system"].([]any)
+	tools := reqs[1]["tools"].([]any)
+	if !cached(sys[len(sys)-1]) || !cached(tools[len(tools)-1]) {
+		t.Errorf("system or tools carry no cache breakpoint: %v / %v", sys, tools[len(tools)-1])
+	}
+	msgs := reqs[1]["messages"].([]any)
+	for _, m := range msgs[len(msgs)-2:] {
+		content := m.(map[string]any)["content"].([]any)
+		if !cached(content[len(content)-1]) {
+			t.Errorf("message %v: the latest turns carry no cache breakpoint", m)
+		}
+	}
+	if !strings.Contains(stdout, `"usage":{"input_tokens":100,"output_tokens":10,"cache_read_input_tokens":0,"cache_creation_input_tokens":1500}`) ||
+		!strings.Contains(stdout, `"usage":{"input_tokens":100,"output_tokens":10,"cache_read_input_tokens":1500,"cache_creation_input_tokens":40}`) {
+		t.Errorf("stream-json does not report each call's cache reads and writes:\n%s", stdout)
+	}
+}

@@ -75,8 +75,9 @@ type Request struct {
 	MaxTokens int        `json:"max_tokens,omitempty"`
 	// Temperature is nil for the provider's default.
 	Temperature *float64 `json:"temperature,omitempty"`
-	// CacheSystem asks providers that support it to mark the stable prefix
-	// (tools, system) cacheable.
+	// CacheSystem asks providers that support it to mark the prefix
+	// cacheable where Claude Code does: the tools, the system prompt and
+	// the latest messages.
 	CacheSystem bool `json:"cache_system,omitempty"`
 }
 
