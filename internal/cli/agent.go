@@ -176,10 +176,10 @@ type streamLine struct {
 	Subtype        string         `json:"subtype,omitempty"`
 	SessionID      string         `json:"session_id"`
 	Message        *streamMessage `json:"message,omitempty"`
-	Cwd            string            `json:"cwd,omitempty"`
-	Model          string            `json:"model,omitempty"`
-	Tools          []string          `json:"tools,omitempty"`
-	PermissionMode string            `json:"permissionMode,omitempty"`
+	Cwd            string         `json:"cwd,omitempty"`
+	Model          string         `json:"model,omitempty"`
+	Tools          []string       `json:"tools,omitempty"`
+	PermissionMode string         `json:"permissionMode,omitempty"`
 }
 
 func runHeadless(e *env, f agentFlags, prompt string) error {
