@@ -147,6 +147,9 @@ type Options struct {
 	MaxTokens int
 	// OnEvent receives the turn's events as they happen; nil drops them.
 	OnEvent func(Event)
+	// PlanMode reports whether plan mode is on; while it is, the system
+	// prompt ends with PlanModePrompt. Nil means never.
+	PlanMode func() bool
 }
 
 // Agent is one conversation with a model.

@@ -286,6 +286,10 @@ func (a *Agent) request() *provider.Request {
 	msgs := wellFormed(a.messages)
 	system := a.system
 	a.mu.Unlock()
+	if a.opts.PlanMode != nil && a.opts.PlanMode() {
+		// Last, so the cached prefix before it survives entering plan mode.
+		system += "\n\n" + strings.TrimSpace(PlanModePrompt)
+	}
 	return &provider.Request{
 		System:      system,
 		Messages:    msgs,

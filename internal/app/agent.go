@@ -182,6 +182,10 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 		warnf("%s", n)
 	}
 	s.Engine = engine
+	if !removed[permission.ExitPlanMode] {
+		// Plan mode's way out; it switches the engine's mode once approved.
+		tools.Add(tool.ExitPlanMode{Mode: engine.Mode, SetMode: engine.SetMode})
+	}
 
 	// The session.
 	st, err := session.NewStore(o.DataHome, root)
@@ -243,6 +247,7 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 		Gate: PermissionGate(engine), Asker: o.Asker, Hooks: hooks,
 		Session: s.Session, History: history, Resumed: s.Resumed,
 		System: system, MaxTurns: maxTurns, OnEvent: o.OnEvent,
+		PlanMode: func() bool { return engine.Mode() == permission.ModePlan },
 	})
 	if err != nil {
 		s.Close()

@@ -29,7 +29,7 @@ import (
 // system prompt names it and ToolSearch loads its schema on demand.
 var CoreTools = map[string]bool{
 	"Bash": true, "Read": true, "Edit": true, "Write": true, "Grep": true, "Glob": true,
-	"Locate": true, "EditFunction": true, "Skill": true, "ToolSearch": true,
+	"Locate": true, "EditFunction": true, "Skill": true, "ToolSearch": true, "ExitPlanMode": true,
 }
 
 // ContextLayer is a session's context layer: the context files, memory and

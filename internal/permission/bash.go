@@ -43,7 +43,18 @@ func (e *Engine) checkBash(src, mode string) Decision {
 		}
 	}
 	if mode == ModePlan {
-		return Decision{Deny, "plan mode: commands do not run (switch mode to run them)"}
+		// As in Claude Code: read-only commands run, anything else waits
+		// for the plan's approval.
+		for _, t := range sc.writes {
+			if t.dynamic || !harmlessTargets[t.path] && !strings.HasPrefix(t.path, "/dev/fd/") {
+				return Decision{Deny, fmt.Sprintf("plan mode: the command writes %s; only read-only commands run until the plan is approved", t.path)}
+			}
+		}
+		for _, c := range sc.commands {
+			if len(c.argv) > 0 && !readOnlyCommand(c) {
+				return Decision{Deny, fmt.Sprintf("plan mode: `%s` is not a read-only command; only read-only commands (ls, cat, rg, git log, ...) run until the plan is approved (ExitPlanMode)", quoteArgv(c.argv))}
+			}
+		}
 	}
 
 	var asks []string
@@ -119,6 +130,9 @@ func (e *Engine) commandDecision(c command, mode string) Decision {
 	}
 	if !c.exactOnly && c.known == len(c.argv) && inert[c.argv[0]] {
 		return Decision{Allow, "inert builtin"}
+	}
+	if mode == ModePlan && readOnlyCommand(c) {
+		return Decision{Allow, "plan mode: read-only command"}
 	}
 	if r, l, ok := e.find(Allow, func(r Rule) bool { return r.Tool == "Bash" && r.matchArgv(c.argv, c.known, c.exactOnly) }); ok {
 		return Decision{Allow, ruleReason(Allow, r, l)}

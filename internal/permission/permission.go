@@ -43,6 +43,10 @@ const (
 	ModeBypass      = "bypassPermissions"
 )
 
+// ExitPlanMode is the tool that presents a plan for approval: it always
+// asks in plan mode.
+const ExitPlanMode = "ExitPlanMode"
+
 // Behaviors of a Decision.
 const (
 	Allow = "allow"
@@ -310,6 +314,13 @@ func (e *Engine) CheckPaths(ctx context.Context, toolName string, input json.Raw
 		return e.checkEdit(toolName, p, mode)
 	case readTools[toolName]:
 		return e.checkRead(toolName, inputPath(input), mode)
+	case toolName == ExitPlanMode:
+		// Leaving plan mode is the user's decision, always: no rule and
+		// no mode allows it (outside plan mode the tool says so itself).
+		if mode == ModePlan {
+			return Decision{Ask, "the plan needs your approval before any change is made"}
+		}
+		return Decision{Allow, "not in plan mode"}
 	case toolName == "WebFetch":
 		var in struct {
 			URL string `json:"url"`
