@@ -108,7 +108,7 @@ func TestToolCallsAnsweredInOrder(t *testing.T) {
 	if reqs[0].System != "test system prompt" || len(reqs[0].Tools) != 1 || reqs[0].Tools[0].Name != "Echo" {
 		t.Errorf("request 1 system %q tools %+v, want the system prompt and Echo", reqs[0].System, reqs[0].Tools)
 	}
-	want := []EventKind{KindTextDelta, KindTextDelta, KindTextDelta, KindToolStart, KindToolStart, KindToolStart, KindAssistant, KindToolUse, KindToolUse, KindToolResults, KindTextDelta, KindTextDelta, KindAssistant}
+	want := []EventKind{KindTextDelta, KindTextDelta, KindTextDelta, KindToolStart, KindToolStart, KindToolStart, KindUsage, KindAssistant, KindToolUse, KindToolUse, KindToolResults, KindTextDelta, KindTextDelta, KindUsage, KindAssistant}
 	if fmt.Sprint(kinds) != fmt.Sprint(want) {
 		t.Errorf("events = %v, want %v", kinds, want)
 	}

@@ -2,7 +2,9 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -330,5 +332,74 @@ func TestPromptCaching(t *testing.T) {
 	if !strings.Contains(stdout, `"usage":{"input_tokens":100,"output_tokens":10,"cache_read_input_tokens":0,"cache_creation_input_tokens":1500}`) ||
 		!strings.Contains(stdout, `"usage":{"input_tokens":100,"output_tokens":10,"cache_read_input_tokens":1500,"cache_creation_input_tokens":40}`) {
 		t.Errorf("stream-json does not report each call's cache reads and writes:\n%s", stdout)
+	}
+}
+
+// git runs git in dir.
+func gitIn(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+// TestPlanMode (issue 20, item 13): in plan mode read-only commands run
+// (ls, git log, rg), others are refused, the system prompt says plan mode
+// is on, and ExitPlanMode asks for approval (refused headless).
+func TestPlanMode(t *testing.T) {
+	srv := newModelServer(t, "anthropic",
+		wireReply{ToolName: "Bash", ToolInput: `{"command": "ls"}`},
+		wireReply{ToolName: "Bash", ToolInput: `{"command": "git log --oneline"}`},
+		wireReply{ToolName: "Bash", ToolInput: `{"command": "rg -l hello"}`},
+		wireReply{ToolName: "Bash", ToolInput: `{"command": "touch made.txt"}`},
+		wireReply{ToolName: "ExitPlanMode", ToolInput: `{"plan": "1. Change hello."}`},
+		wireReply{Text: "Here is the plan."})
+	w := newGritWork(t)
+	w.userSettings(`{"sandbox": {"enabled": false}, "providers": {"anthropic": {"baseURL": "` + srv.URL + `"}}}`)
+	w.file("hello.txt", "hello\n")
+	gitIn(t, w.repo, "init", "-q")
+	gitIn(t, w.repo, "add", "hello.txt")
+	gitIn(t, w.repo, "commit", "-q", "-m", "first commit here")
+	stdout, stderr, err := w.run("", "-p", "plan it", "--model", "anthropic:claude-sonnet-4-5", "--output-format", "stream-json", "--permission-mode", "plan")
+	if err != nil {
+		t.Fatalf("grit -p: %v\n%s", err, stderr)
+	}
+	var results []string
+	for _, line := range strings.Split(stdout, "\n") {
+		var l struct {
+			Type    string `json:"type"`
+			Message struct {
+				Content []struct {
+					Content string `json:"content"`
+					IsError bool   `json:"is_error"`
+				} `json:"content"`
+			} `json:"message"`
+		}
+		if json.Unmarshal([]byte(line), &l) == nil && l.Type == "user" {
+			for _, c := range l.Message.Content {
+				results = append(results, fmt.Sprintf("%v %s", c.IsError, c.Content))
+			}
+		}
+	}
+	want := []string{"false hello.txt", "false", "false hello.txt", "true Permission to use Bash was denied: plan mode", "true Permission to use ExitPlanMode requires approval"}
+	if len(results) != len(want) {
+		t.Fatalf("tool results %q, want %d", results, len(want))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(results[i], w) {
+			t.Errorf("tool result %d = %q, want it to start %q", i+1, results[i], w)
+		}
+	}
+	if !strings.Contains(results[1], "first commit here") {
+		t.Errorf("git log result = %q", results[1])
+	}
+	if fileExists(filepath.Join(w.repo, "made.txt")) {
+		t.Error("touch ran in plan mode")
+	}
+	sys := srv.requests()[0]["system"].([]any)
+	if text := sys[len(sys)-1].(map[string]any)["text"].(string); !strings.Contains(text, "Plan mode is on") {
+		t.Errorf("the system prompt does not say plan mode is on:\n%s", text)
 	}
 }
