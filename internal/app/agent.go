@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -65,7 +66,8 @@ type AgentSession struct {
 	// process and this one continues in a fork of it.
 	ForkedFrom string
 
-	Root string // the workspace, symlinks resolved
+	Root string // the workspace (the git top level, or the directory given), symlinks resolved
+	Cwd  string // where grit was started, in Root: relative paths and Bash start here
 	// Trusted says whether the repository's own settings, hooks and skills
 	// are honoured (grit trust).
 	Trusted bool
@@ -80,15 +82,7 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 	if warnf == nil {
 		warnf = func(string, ...any) {}
 	}
-	root := o.Root
-	if root == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return nil, err
-		}
-		root = wd
-	}
-	root, err := filepath.Abs(root)
+	root, err := workspaceRoot(o.Root)
 	if err != nil {
 		return nil, err
 	}
@@ -126,6 +120,13 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 		s.Model = p.Name()
 	}
 
+	// additionalDirectories are absolute from here on (relative ones start
+	// at the workspace root, ~ at the home directory).
+	for i, d := range settings.Permissions.AdditionalDirectories {
+		settings.Permissions.AdditionalDirectories[i] = absDir(d, root, o.ConfigOpts.Home)
+	}
+	s.Settings = settings
+
 	// Tools and where Bash runs.
 	runner := o.Runner
 	if runner == nil {
@@ -138,7 +139,16 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 		return nil, err
 	}
 	s.Root = env.Root
+	s.Cwd = launchDir(env.Root)
+	// Relative paths and Bash start where grit was started, as in Claude Code.
+	if err := env.SetBase(s.Cwd); err != nil {
+		return nil, err
+	}
+	env.SetCwd(s.Cwd)
 	env.Index = s.index
+	for _, k := range sortedKeys(settings.Env) {
+		env.Vars = append(env.Vars, k+"="+settings.Env[k])
+	}
 	tools := tool.Default(env)
 	var keep []tool.Tool
 	removed := map[string]bool{}
@@ -172,6 +182,7 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 		Mode: mode, Root: env.Root,
 		Managed: src.Managed.Settings.Permissions, User: user, Project: project,
 		ProjectTrusted: trusted, Home: o.ConfigOpts.Home,
+		Cwd: env.Cwd, AdditionalDirs: settings.Permissions.AdditionalDirectories,
 		// ToolSearch only loads schemas into the next request: no side effect.
 		ReadOnlyTools: []string{"ToolSearch"},
 	})
@@ -241,7 +252,7 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 	if maxTurns == 0 {
 		maxTurns = settings.MaxTurns
 	}
-	system := agent.SystemPrompt(agent.DetectPromptEnv(env.Root), o.AppendSystemPrompt)
+	system := agent.SystemPrompt(agent.DetectPromptEnv(s.Cwd), o.AppendSystemPrompt)
 	s.Agent, err = agent.New(agent.Options{
 		Provider: p, Tools: tools, Env: env,
 		Gate: PermissionGate(engine), Asker: o.Asker, Hooks: hooks,
@@ -389,4 +400,28 @@ func checkTrust(root, trustPath string) (permission.TrustStatus, error) {
 // untrustedSettings merges the settings layers without the repository's own.
 func untrustedSettings(src config.Sources) config.Settings {
 	return config.Merge(src.Defaults.Settings, src.User.Settings, src.Managed.Settings, src.Env.Settings)
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// absDir makes a settings directory absolute: "~/" at home ("" is the
+// user's home), relative ones at root.
+func absDir(d, root, home string) string {
+	if d == "~" || strings.HasPrefix(d, "~/") {
+		if home == "" {
+			home, _ = os.UserHomeDir()
+		}
+		return filepath.Join(home, strings.TrimPrefix(d, "~"))
+	}
+	if filepath.IsAbs(d) {
+		return filepath.Clean(d)
+	}
+	return filepath.Join(root, d)
 }

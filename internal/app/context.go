@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -101,7 +102,7 @@ func NewContextLayer(o ContextOptions) (*ContextLayer, error) {
 		}
 	}
 	l := &ContextLayer{Files: files, Memories: mems, Skills: skills, Window: o.Window, Model: o.Model,
-		root: o.Root, appendPrompt: o.AppendSystemPrompt, promptEnv: agent.DetectPromptEnv(o.Root)}
+		root: o.Root, appendPrompt: o.AppendSystemPrompt, promptEnv: agent.DetectPromptEnv(cmp.Or(o.Cwd, o.Root))}
 	l.memoryText, l.warnings = contextfiles.RenderMemory(mems)
 	return l, nil
 }
@@ -523,12 +524,8 @@ func AttachContext(ctx context.Context, s *AgentSession, o AgentOptions) (*Conte
 			disallowed[r] = true
 		}
 	}
-	cwd, _ := os.Getwd()
-	if rel, err := filepath.Rel(s.Root, cwd); err != nil || strings.HasPrefix(rel, "..") {
-		cwd = s.Root
-	}
 	l, err := NewContextLayer(ContextOptions{
-		Root: s.Root, Cwd: cwd, ConfigOpts: o.ConfigOpts, AppendSystemPrompt: o.AppendSystemPrompt,
+		Root: s.Root, Cwd: s.Cwd, ConfigOpts: o.ConfigOpts, AppendSystemPrompt: o.AppendSystemPrompt,
 		Model: s.Model, Window: ContextWindow(ctx, s.Model, s.Settings, s.Agent.Provider()),
 		Untrusted: !s.Trusted,
 	})
@@ -549,11 +546,7 @@ func AttachContext(ctx context.Context, s *AgentSession, o AgentOptions) (*Conte
 // workspace (with a saved session's conversation when o.Resume or
 // o.Continue names one), without starting a model.
 func ContextFor(ctx context.Context, o AgentOptions) (ContextReport, error) {
-	root := o.Root
-	if root == "" {
-		root = "."
-	}
-	root, err := filepath.Abs(root)
+	root, err := workspaceRoot(o.Root)
 	if err != nil {
 		return ContextReport{}, err
 	}
@@ -589,11 +582,7 @@ func ContextFor(ctx context.Context, o AgentOptions) (ContextReport, error) {
 	if kind, _, _ := strings.Cut(model, ":"); kind == "ollama" {
 		p, _ = s.newProvider(model) // for the window Ollama reports; no model call
 	}
-	cwd, _ := os.Getwd()
-	if rel, err := filepath.Rel(env.Root, cwd); err != nil || strings.HasPrefix(rel, "..") {
-		cwd = env.Root
-	}
-	l, err := NewContextLayer(ContextOptions{Root: env.Root, Cwd: cwd, ConfigOpts: o.ConfigOpts, AppendSystemPrompt: o.AppendSystemPrompt,
+	l, err := NewContextLayer(ContextOptions{Root: env.Root, Cwd: launchDir(env.Root), ConfigOpts: o.ConfigOpts, AppendSystemPrompt: o.AppendSystemPrompt,
 		Model: model, Window: ContextWindow(ctx, model, settings, p), Untrusted: !status.Honoured()})
 	if err != nil {
 		return ContextReport{}, err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/grit-dev/grit/internal/agent"
 	"github.com/grit-dev/grit/internal/config"
@@ -113,8 +114,10 @@ func SandboxConfig(root string, s config.Settings) sandbox.Config {
 	if s.Sandbox.Enabled != nil && !*s.Sandbox.Enabled {
 		backend = sandbox.BackendNone
 	}
+	// permissions.additionalDirectories widen the workspace for Bash too.
+	writable := append(append([]string(nil), s.Sandbox.WritablePaths...), s.Permissions.AdditionalDirectories...)
 	return sandbox.Config{Workspace: root, Backend: backend, Network: s.Sandbox.Network,
-		WritablePaths: s.Sandbox.WritablePaths, EnvPassthrough: s.Sandbox.EnvPassthrough}
+		WritablePaths: writable, EnvPassthrough: s.Sandbox.EnvPassthrough}
 }
 
 // NewSandboxRunner builds the Runner for Bash and for harness-run checks
@@ -150,15 +153,17 @@ func HookLayers(src config.Sources, trusted bool) []agent.HookLayer {
 	}
 }
 
-// workspaceRoot is root made absolute ("" is the current directory), as
-// OpenAgent resolves it: trust is keyed by the same path.
+// workspaceRoot is the workspace of a session, as OpenAgent resolves it
+// (trust is keyed by the same path): root made absolute when given, else
+// the git top level of the current directory (as Claude Code takes the
+// project), else the current directory.
 func workspaceRoot(root string) (string, error) {
 	if root == "" {
 		wd, err := os.Getwd()
 		if err != nil {
 			return "", err
 		}
-		root = wd
+		root = gitTop(wd)
 	}
 	abs, err := filepath.Abs(root)
 	if err != nil {
@@ -172,4 +177,35 @@ func workspaceRoot(root string) (string, error) {
 		return "", fmt.Errorf("workspace %s is not a directory", abs)
 	}
 	return abs, nil
+}
+
+// gitTop is the top level of the git work tree holding dir (the nearest
+// directory with a .git entry, a directory or a worktree's file), or dir.
+func gitTop(dir string) string {
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
+	}
+}
+
+// launchDir is the current directory when it lies in the workspace root
+// (symlinks resolved), else root: where relative paths and Bash start.
+func launchDir(root string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return root
+	}
+	if real, err := filepath.EvalSymlinks(wd); err == nil {
+		wd = real
+	}
+	if rel, err := filepath.Rel(root, wd); err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return root
+	}
+	return wd
 }

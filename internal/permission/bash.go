@@ -37,7 +37,7 @@ func (e *Engine) checkBash(src, mode string) Decision {
 		if t.dynamic || harmlessTargets[t.path] {
 			continue
 		}
-		abs := absPath(t.path, e.root, e.home)
+		abs := absPath(t.path, e.dir(), e.home)
 		if r, l, ok := e.find(Deny, pathRuleFor("Edit", abs)); ok {
 			return Decision{Deny, fmt.Sprintf("writing %s is denied by %s", t.path, ruleReason(Deny, r, l))}
 		}
@@ -73,7 +73,7 @@ func (e *Engine) checkBash(src, mode string) Decision {
 		if a == "" {
 			continue
 		}
-		if name, ok := protectedPath(absPath(a, e.root, e.home), e.home); ok {
+		if name, ok := protectedPath(absPath(a, e.dir(), e.home), e.home); ok {
 			ask("the command names the protected path %s (%s)", a, name)
 		}
 	}

@@ -78,6 +78,12 @@ type Options struct {
 	// ReadOnlyTools are extra tool names with no side effects (allowed in
 	// every mode unless a rule says otherwise).
 	ReadOnlyTools []string
+	// Cwd is the directory relative paths in a call start from (Bash's
+	// working directory); nil means Root. Rules stay anchored at Root.
+	Cwd func() string
+	// AdditionalDirs widen the workspace (permissions.additionalDirectories):
+	// reads there are allowed and acceptEdits edits there as inside Root.
+	AdditionalDirs []string
 }
 
 // ErrUnknownMode is returned for a mode name that is not one of the four.
@@ -92,6 +98,8 @@ type layer struct {
 // Engine decides tool calls.
 type Engine struct {
 	root, home string
+	cwd        func() string
+	extra      []string // additional directories, absolute and clean
 	layers     []layer
 	readOnly   map[string]bool
 	notices    []string
@@ -105,7 +113,7 @@ type Engine struct {
 // New builds an Engine. A rule that does not parse is an error naming it and
 // its layer; an unknown mode is an error naming the valid ones.
 func New(opts Options) (*Engine, error) {
-	e := &Engine{root: filepath.Clean(opts.Root), home: opts.Home, readOnly: map[string]bool{"Skill": true, "TodoWrite": true}}
+	e := &Engine{root: filepath.Clean(opts.Root), home: opts.Home, cwd: opts.Cwd, readOnly: map[string]bool{"Skill": true, "TodoWrite": true}}
 	if opts.Root == "" {
 		e.root = ""
 	}
@@ -115,6 +123,9 @@ func New(opts Options) (*Engine, error) {
 	for _, t := range opts.ReadOnlyTools {
 		e.readOnly[t] = true
 	}
+	for _, d := range opts.AdditionalDirs {
+		e.extra = append(e.extra, realPath(absPath(d, e.root, e.home)))
+	}
 	type src struct {
 		name string
 		p    config.Permissions
@@ -123,7 +134,7 @@ func New(opts Options) (*Engine, error) {
 	if opts.ProjectTrusted {
 		srcs = append(srcs, src{"project", opts.Project})
 	} else if len(opts.Project.Allow)+len(opts.Project.Ask)+len(opts.Project.Deny) > 0 || opts.Project.DefaultMode != "" {
-		e.notices = append(e.notices, "project permission settings (.grit/settings.json) ignored: the repository is not trusted (run `grit trust` to accept them)")
+		e.notices = append(e.notices, "project permission settings (.grit/ and .claude/ settings files) ignored: the repository is not trusted (run `grit trust` to accept them)")
 	}
 	mode := opts.Mode
 	for _, s := range srcs {
@@ -264,7 +275,7 @@ func (e *Engine) GrantsFor(toolName string, input json.RawMessage, paths ...stri
 		}
 		var out []string
 		for _, p := range paths {
-			out = append(out, "Edit(//"+strings.TrimPrefix(absPath(p, e.root, e.home), "/")+")")
+			out = append(out, "Edit(//"+strings.TrimPrefix(absPath(p, e.dir(), e.home), "/")+")")
 		}
 		return out
 	}
@@ -335,6 +346,30 @@ func (e *Engine) CheckPaths(ctx context.Context, toolName string, input json.Raw
 	return e.checkOther(toolName, mode, func(r Rule) bool { return r.Any })
 }
 
+// dir is where a call's relative paths start.
+func (e *Engine) dir() string {
+	if e.cwd != nil {
+		if d := e.cwd(); d != "" {
+			return d
+		}
+	}
+	return e.root
+}
+
+// inWorkspace reports whether the clean absolute path p is in the
+// workspace root or one of the additional directories.
+func (e *Engine) inWorkspace(p string) bool {
+	if inside(p, e.root) {
+		return true
+	}
+	for _, d := range e.extra {
+		if inside(p, d) {
+			return true
+		}
+	}
+	return false
+}
+
 // severity orders behaviors from most to least permissive.
 var severity = map[string]int{Allow: 0, Ask: 1, Deny: 2}
 
@@ -403,7 +438,7 @@ func pathRuleFor(tool, p string) func(Rule) bool {
 }
 
 func (e *Engine) checkEdit(tool, p, mode string) Decision {
-	abs := absPath(p, e.root, e.home)
+	abs := absPath(p, e.dir(), e.home)
 	real := realPath(abs)
 	match := func(r Rule) bool { return pathRuleFor(tool, abs)(r) || pathRuleFor(tool, real)(r) }
 	if r, l, ok := e.find(Deny, match); ok {
@@ -423,7 +458,7 @@ func (e *Engine) checkEdit(tool, p, mode string) Decision {
 	if r, l, ok := e.find(Allow, match); ok {
 		return Decision{Allow, ruleReason(Allow, r, l)}
 	}
-	in := inside(real, e.root) && inside(abs, e.root)
+	in := e.inWorkspace(real) && e.inWorkspace(abs)
 	switch mode {
 	case ModeBypass:
 		return Decision{Allow, "bypassPermissions mode"}
@@ -439,7 +474,7 @@ func (e *Engine) checkEdit(tool, p, mode string) Decision {
 func (e *Engine) checkRead(tool, p, mode string) Decision {
 	abs := e.root
 	if p != "" {
-		abs = absPath(p, e.root, e.home)
+		abs = absPath(p, e.dir(), e.home)
 	}
 	real := realPath(abs)
 	match := func(r Rule) bool { return pathRuleFor(tool, abs)(r) || pathRuleFor(tool, real)(r) }
@@ -457,7 +492,7 @@ func (e *Engine) checkRead(tool, p, mode string) Decision {
 	if r, l, ok := e.find(Allow, match); ok {
 		return Decision{Allow, ruleReason(Allow, r, l)}
 	}
-	if mode == ModeBypass || (inside(abs, e.root) && inside(real, e.root)) {
+	if mode == ModeBypass || (e.inWorkspace(abs) && e.inWorkspace(real)) {
 		return Decision{Allow, "read-only tool"}
 	}
 	return Decision{Ask, fmt.Sprintf("%s is outside the workspace", p)}
