@@ -53,7 +53,9 @@ in a loop, as in Claude Code.
 
 The model is --model PROVIDER:MODEL (anthropic:, openai:, ollama:, scripted:PATH),
 else "model" in settings, else ollama:qwen2.5-coder:7b. Settings are read from
-~/.config/grit/settings.json, .grit/settings.json and .grit/settings.local.json.
+~/.config/grit/settings.json, .grit/settings.json and .grit/settings.local.json,
+and Claude Code's (~/.claude/settings.json, .claude/settings.json,
+.claude/settings.local.json) beside them; grit doctor lists what is used.
 In the default permission mode edits and commands ask on a terminal; headless,
 they are refused unless a rule or --permission-mode allows them.
 

@@ -403,3 +403,160 @@ func TestPlanMode(t *testing.T) {
 		t.Errorf("the system prompt does not say plan mode is on:\n%s", text)
 	}
 }
+
+// systemText is the system prompt of an OpenAI request body.
+func systemText(body map[string]any) string {
+	for _, m := range body["messages"].([]any) {
+		if mm := m.(map[string]any); mm["role"] == "system" {
+			s, _ := mm["content"].(string)
+			return s
+		}
+	}
+	return ""
+}
+
+// TestWorkspaceIsGitTopLevel (issue 20, item 8): started in a
+// subdirectory, the session's workspace is the repository: the root's
+// AGENTS.md, a parent directory's CLAUDE.md and the root's .claude/skills
+// load, and Read ../file works; additionalDirectories widens the workspace.
+func TestWorkspaceIsGitTopLevel(t *testing.T) {
+	srv := newModelServer(t, "openai",
+		wireReply{ToolName: "Read", ToolInput: `{"file_path": "../top.txt"}`},
+		wireReply{ToolName: "Bash", ToolInput: `{"command": "cat ` + "OUTSIDE" + `"}`},
+		wireReply{Text: "Read it."})
+	w := newGritWork(t)
+	outside := filepath.Join(w.dir, "shared", "notes.txt")
+	writeFile(t, outside, "shared notes\n")
+	srv.replies[1].ToolInput = `{"command": "echo more >> ` + outside + `"}`
+	w.userSettings(`{"sandbox": {"enabled": false}, "providers": {"openai": {"baseURL": "` + srv.URL + `"}},
+	  "permissions": {"additionalDirectories": ["` + filepath.Dir(outside) + `"]}}`)
+	writeFile(t, filepath.Join(w.dir, "CLAUDE.md"), "PARENT-RULES apply.\n")
+	w.file("AGENTS.md", "ROOT-RULES apply.\n")
+	w.file("top.txt", "top of the repo\n")
+	w.file("sub/inner.txt", "x\n")
+	w.file(".claude/skills/deploy/SKILL.md", "---\nname: deploy\ndescription: Deploy the service.\n---\nSteps.\n")
+	gitIn(t, w.repo, "init", "-q")
+	sub := filepath.Join(w.repo, "sub")
+	if _, stderr, err := w.run(sub, "trust"); err != nil {
+		t.Fatalf("grit trust: %v\n%s", err, stderr)
+	}
+	stdout, stderr, err := w.run(sub, "-p", "read the top file", "--model", "openai:gpt-4o", "--output-format", "stream-json", "--permission-mode", "acceptEdits")
+	if err != nil {
+		t.Fatalf("grit -p: %v\n%s", err, stderr)
+	}
+	if !strings.Contains(stdout, "top of the repo") {
+		t.Errorf("Read ../top.txt from sub/ did not read the repository's file:\n%s", stdout)
+	}
+	if got := readFileT(t, outside); got != "shared notes\nmore\n" {
+		t.Errorf("acceptEdits did not let a command write in an additional directory (%q):\n%s", got, stdout)
+	}
+	sys := systemText(srv.requests()[0])
+	for _, want := range []string{"ROOT-RULES", "PARENT-RULES", "deploy", "Working directory: " + sub} {
+		if !strings.Contains(sys, want) {
+			t.Errorf("system prompt lacks %q:\n%s", want, sys)
+		}
+	}
+}
+
+// TestRepositoryTrustOneRule (issue 20, item 7): a repository's
+// .claude/skills and .claude/settings.json are withheld until it is
+// trusted, like .grit/skills; trusting it (the same files) honours them.
+func TestRepositoryTrustOneRule(t *testing.T) {
+	w := newGritWork(t)
+	w.file(".claude/skills/deploy/SKILL.md", "---\nname: deploy\ndescription: Deploy the service.\n---\nSteps.\n")
+	w.file(".claude/settings.json", `{"permissions": {"allow": ["Bash(touch:*)"]}}`)
+	script := w.file("../s.json", `{"turns": [
+	  {"content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "touch ran.txt"}}], "stop_reason": "tool_use"},
+	  {"content": [{"type": "text", "text": "ok"}], "stop_reason": "end_turn"}]}`)
+	skills := func() string {
+		stdout, stderr, err := w.run("", "context", "--json")
+		if err != nil {
+			t.Fatalf("grit context: %v\n%s", err, stderr)
+		}
+		var rep struct {
+			Skills []struct {
+				Name string `json:"name"`
+			} `json:"skills"`
+		}
+		json.Unmarshal([]byte(stdout), &rep)
+		var names []string
+		for _, s := range rep.Skills {
+			names = append(names, s.Name)
+		}
+		return strings.Join(names, ",")
+	}
+	if got := skills(); got != "" {
+		t.Errorf("untrusted: skills %q loaded, want none", got)
+	}
+	w.run("", "-p", "go", "--model", "scripted:"+script)
+	if fileExists(filepath.Join(w.repo, "ran.txt")) {
+		t.Error("untrusted: .claude/settings.json's allow rule let Bash run")
+	}
+	if _, stderr, err := w.run("", "trust"); err != nil {
+		t.Fatalf("grit trust: %v\n%s", err, stderr)
+	}
+	if got := skills(); got != "deploy" {
+		t.Errorf("trusted: skills %q, want deploy", got)
+	}
+	if _, stderr, err := w.run("", "-p", "go", "--model", "scripted:"+script); err != nil || !fileExists(filepath.Join(w.repo, "ran.txt")) {
+		t.Errorf("trusted: the allow rule of .claude/settings.json did not let Bash run (%v)\n%s", err, stderr)
+	}
+}
+
+// TestClaudeCodeProjectWorks (issue 20, compatibility): a project set up
+// for Claude Code (.claude/settings.json with every documented hook event,
+// .claude/settings.local.json, CLAUDE.md, skills, commands, agents,
+// .mcp.json) works once trusted, with Claude Code's precedence, and grit
+// doctor lists what it found and what it ignored, and why.
+func TestClaudeCodeProjectWorks(t *testing.T) {
+	w := newGritWork(t)
+	log := filepath.Join(w.dir, "events.log")
+	var hooks []string
+	for _, ev := range []string{"PreToolUse", "PostToolUse", "UserPromptSubmit", "Notification", "Stop", "SubagentStop", "PreCompact", "SessionStart", "SessionEnd"} {
+		hooks = append(hooks, `"`+ev+`": [{"matcher": "", "hooks": [{"type": "command", "command": "echo `+ev+` >> `+log+`"}]}]`)
+	}
+	w.file(".claude/settings.json", `{"model": "sonnet", "statusLine": {"type": "command", "command": "x"},
+	  "env": {"GREETING": "hello from settings"},
+	  "permissions": {"allow": ["Bash(echo:*)", "Bash(touch:*)"]},
+	  "hooks": {`+strings.Join(hooks, ",")+`}}`)
+	w.file(".claude/settings.local.json", `{"permissions": {"deny": ["Bash(touch:*)"]}}`)
+	w.file("CLAUDE.md", "Project rules.\n")
+	w.file(".claude/skills/deploy/SKILL.md", "---\nname: deploy\ndescription: Deploy.\n---\nSteps.\n")
+	w.file(".claude/commands/review.md", "Review the diff.\n")
+	w.file(".claude/agents/tester.md", "---\nname: tester\n---\nRun tests.\n")
+	w.file(".mcp.json", `{"mcpServers": {}}`)
+	gitIn(t, w.repo, "init", "-q")
+	if _, stderr, err := w.run("", "trust"); err != nil {
+		t.Fatalf("grit trust: %v\n%s", err, stderr)
+	}
+	script := w.file("../s.json", `{"turns": [
+	  {"content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "echo $GREETING > greeting.txt"}}], "stop_reason": "tool_use"},
+	  {"content": [{"type": "tool_use", "id": "t2", "name": "Bash", "input": {"command": "touch denied.txt"}}], "stop_reason": "tool_use"},
+	  {"content": [{"type": "text", "text": "ok"}], "stop_reason": "end_turn"}]}`)
+	if _, stderr, err := w.run("", "-p", "go", "--model", "scripted:"+script, "--output-format", "json", "--permission-mode", "acceptEdits"); err != nil {
+		t.Fatalf("grit -p: %v\n%s", err, stderr)
+	}
+	if got := readFileT(t, filepath.Join(w.repo, "greeting.txt")); got != "hello from settings\n" {
+		t.Errorf("greeting.txt = %q: settings env or the project's allow rule did not apply", got)
+	}
+	if fileExists(filepath.Join(w.repo, "denied.txt")) {
+		t.Error("the deny rule of .claude/settings.local.json did not win over the project's allow")
+	}
+	events := readFileT(t, log)
+	for _, ev := range []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"} {
+		if !strings.Contains(events, ev) {
+			t.Errorf("hook %s of .claude/settings.json did not run:\n%s", ev, events)
+		}
+	}
+	stdout, _, _ := w.run("", "doctor", "--json")
+	for _, want := range []string{
+		`.claude/settings.json: used`, `statusLine ignored`, `model \"sonnet\": an alias`,
+		`.claude/settings.local.json: used`, `CLAUDE.md ` + filepath.Join(w.repo, "CLAUDE.md") + `: used`,
+		`skill ` + filepath.Join(w.repo, ".claude", "skills", "deploy", "SKILL.md") + `: used`,
+		`commands ` + filepath.Join(w.repo, ".claude", "commands"), `subagents are not supported`, `.mcp.json`,
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("grit doctor --json lacks %q:\n%s", want, stdout)
+		}
+	}
+}
