@@ -162,6 +162,10 @@ func (a *Agent) permit(ctx context.Context, c Call) (string, bool, error) {
 // headlessDenial explains an ask that no one can answer, and how the user
 // can allow the call.
 func headlessDenial(name string, input json.RawMessage, reason string) string {
+	if name == "ExitPlanMode" {
+		return "Plan mode is on and this session is non-interactive, so no one can approve the plan here. " +
+			"End your turn with the whole plan as your reply; the user can carry it out by running grit again with --permission-mode default or acceptEdits."
+	}
 	rule := name
 	mode := "bypassPermissions"
 	if name == "Bash" {

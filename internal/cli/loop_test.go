@@ -383,7 +383,7 @@ func TestPlanMode(t *testing.T) {
 			}
 		}
 	}
-	want := []string{"false hello.txt", "false", "false hello.txt", "true Permission to use Bash was denied: plan mode", "true Permission to use ExitPlanMode requires approval"}
+	want := []string{"false hello.txt", "false", "false hello.txt", "true Permission to use Bash was denied: plan mode", "true Plan mode is on and this session is non-interactive"}
 	if len(results) != len(want) {
 		t.Fatalf("tool results %q, want %d", results, len(want))
 	}
