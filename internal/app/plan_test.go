@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -58,5 +60,34 @@ func TestExitPlanModeApproval(t *testing.T) {
 	}
 	if res.IsError {
 		t.Errorf("Run = %+v", res)
+	}
+}
+
+// TestNotificationHook (issue 20, item 5), the real loop: a Notification
+// hook runs when a permission prompt is about to be shown.
+func TestNotificationHook(t *testing.T) {
+	w := newSafetyWork(t)
+	repo := t.TempDir()
+	marker := filepath.Join(t.TempDir(), "notified")
+	settings := `{"sandbox": {"enabled": false}, "hooks": {"Notification": [{"hooks": [{"type": "command", "command": "cat > ` + marker + `"}]}]}}`
+	if err := os.MkdirAll(filepath.Join(w.home, ".config", "grit"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(w.home, ".config", "grit", "settings.json"), []byte(settings), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := w.options(repo, safetyScript(t, bashTurn("t1", "touch x"), endTurn))
+	o.Asker = &recordingAsker{}
+	s, err := OpenAgent(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Agent.Run(context.Background(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(marker)
+	if err != nil || !strings.Contains(string(data), `"hook_event_name":"Notification"`) || !strings.Contains(string(data), "permission to use Bash") {
+		t.Errorf("Notification hook input = %s (%v), want the event with its message", data, err)
 	}
 }
