@@ -135,11 +135,19 @@ func NewSandboxRunner(root string, s config.Settings) (sandbox.Runner, error) {
 // PermissionGate adapts the permission engine to the agent's Gate.
 func PermissionGate(e *permission.Engine) agent.Gate { return engineGate{e} }
 
+// userSettingsHint names the user's settings file in a headless denial
+// when the repository's own is ignored (not trusted).
+const userSettingsHint = "~/.config/grit/settings.json (the repository's .grit/settings.json counts only after grit trust)"
+
 type engineGate struct{ e *permission.Engine }
 
 func (g engineGate) Check(ctx context.Context, c agent.Call) agent.Decision {
 	d := g.e.CheckPaths(ctx, c.Tool, c.Input, c.Paths)
-	return agent.Decision{Behavior: d.Behavior, Reason: d.Reason}
+	out := agent.Decision{Behavior: d.Behavior, Reason: d.Reason, Protected: d.Protected}
+	if !g.e.ProjectTrusted() {
+		out.RulesFile = userSettingsHint
+	}
+	return out
 }
 
 // HookLayers are the settings' hooks, strongest first; the repository's
@@ -152,6 +160,11 @@ func HookLayers(src config.Sources, trusted bool) []agent.HookLayer {
 		{Name: "project local", Hooks: src.Local.Settings.Hooks, Trusted: trusted},
 	}
 }
+
+// WorkspaceRoot is the workspace a session started here would have (""):
+// the git top level of the current directory, else the current directory;
+// or root made absolute. Sessions are stored and listed under it.
+func WorkspaceRoot(root string) (string, error) { return workspaceRoot(root) }
 
 // workspaceRoot is the workspace of a session, as OpenAgent resolves it
 // (trust is keyed by the same path): root made absolute when given, else

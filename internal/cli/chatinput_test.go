@@ -76,7 +76,7 @@ func TestChatPasteIsOneMessage(t *testing.T) {
 	for _, kv := range agentEnv(w.dir) {
 		envs = append(envs, "'"+kv+"'")
 	}
-	cmd := "cd '" + w.repo + "' && exec env " + strings.Join(envs, " ") + " GRIT_MODEL= '" + grit + "' --model 'scripted:" + script + "'"
+	cmd := "cd '" + w.repo + "' && exec env " + strings.Join(envs, " ") + " GRIT_MODEL= '" + grit + "' --no-tui --model 'scripted:" + script + "'"
 	m.tmux("-f", "/dev/null", "new-session", "-d", "-s", "chat", "-x", "200", "-y", "50", cmd)
 	t.Cleanup(func() { exec.Command("tmux", "-S", m.socket, "kill-server").Run() })
 	m.waitFor("/help for commands")
