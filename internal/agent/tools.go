@@ -89,7 +89,12 @@ func (a *Agent) runOne(ctx context.Context, c provider.Block) (string, bool, err
 	}
 	paths, refused, err := tool.Targets(ctx, t, a.opts.Env, input)
 	if err != nil {
-		return "", false, err
+		if ctx.Err() != nil || harnessFailure(err) {
+			return "", false, err
+		}
+		// Finding the target met the files or the index failing: the call
+		// cannot be checked, so it does not run; the model hears why.
+		return fmt.Sprintf("%s failed: %v", c.Name, err), true, nil
 	}
 	if refused.IsError {
 		return refused.Content, true, nil
