@@ -12,6 +12,7 @@ import (
 
 	"github.com/grit-dev/grit/internal/app"
 	"github.com/grit-dev/grit/internal/index"
+	"github.com/grit-dev/grit/internal/index/treesitter"
 	"github.com/grit-dev/grit/internal/sandbox"
 )
 
@@ -36,6 +37,7 @@ func doctorChecks() []doctorCheck {
 		binaryCheck("bwrap", false, "bwrap", "--version", "apt-get install -y bubblewrap (sandboxed commands)"),
 		binaryCheck("chromium", false, "chromium", "--version", "apt-get install -y chromium (explorer browser tests)"),
 		indexCheck,
+		languagesCheck,
 		sandboxCheck,
 		// Checks register here, one line each.
 	}
@@ -102,6 +104,27 @@ func indexCheck(ctx context.Context, root string) doctorResult {
 	}
 	r.OK = true
 	r.Detail = fmt.Sprintf("%d files, integrity ok, newest file indexed %s", len(files), newest.Format(time.DateTime))
+	return r
+}
+
+// languagesCheck lists the languages the index parses, grouped by level of
+// support (treesitter.Level), each with its file extensions.
+func languagesCheck(ctx context.Context, root string) doctorResult {
+	r := doctorResult{Name: "languages", OK: true}
+	byLevel := map[treesitter.Level][]string{}
+	var levels []treesitter.Level
+	langs := treesitter.Support()
+	for _, l := range langs {
+		if _, ok := byLevel[l.Level]; !ok {
+			levels = append(levels, l.Level)
+		}
+		byLevel[l.Level] = append(byLevel[l.Level], l.Name+" ("+strings.Join(l.Exts, " ")+")")
+	}
+	parts := make([]string, 0, len(levels))
+	for _, lv := range levels {
+		parts = append(parts, string(lv)+" ("+lv.What()+"): "+strings.Join(byLevel[lv], ", "))
+	}
+	r.Detail = fmt.Sprintf("%d languages; %s", len(langs), strings.Join(parts, "; "))
 	return r
 }
 

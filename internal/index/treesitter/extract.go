@@ -225,11 +225,12 @@ func extract(l *language, q *query, src []byte, raw []C.grit_cap) *index.Parsed 
 }
 
 // holds reports whether a match passes its pattern's predicates: each
-// tested capture's text is one of the predicate's values.
+// tested capture's text is one of the predicate's values (none of them for
+// #not-any-of?).
 func holds(preds []predicate, match []capture, src []byte) bool {
 	for _, p := range preds {
 		for _, c := range match {
-			if c.id == p.capture && !slices.Contains(p.values, string(src[c.start:c.end])) {
+			if c.id == p.capture && slices.Contains(p.values, string(src[c.start:c.end])) == p.not {
 				return false
 			}
 		}
