@@ -110,6 +110,9 @@ func (a tuiAsker) Ask(ctx context.Context, call agent.Call, reason string) (bool
 	case tui.AllowOnce:
 		return true, nil
 	case tui.AllowAlways:
+		if name == "ExitPlanMode" { // "yes, and accept edits"
+			return true, a.c.s.Engine.SetMode("acceptEdits")
+		}
 		for _, g := range grants {
 			if err := a.c.s.Engine.GrantSession(g); err != nil {
 				return false, err
