@@ -35,6 +35,9 @@ func (a *Agent) runTools(ctx context.Context, calls []provider.Block, loops *loo
 		case loopMsg != "":
 			result("Not run: the turn was ended by loop detection.", true)
 			continue
+		case a.hookStop != "":
+			result("Not run: a hook stopped the turn.", true)
+			continue
 		}
 		if n := loops.see(c.Name, c.Input); n > LoopRepeats {
 			loopMsg = fmt.Sprintf("Stopped: the model made the same %s call %d times in its last %d tool calls, so it looks stuck in a loop. Rephrase the task or give it the missing information.", c.Name, n, LoopWindow)
@@ -76,11 +79,27 @@ func (a *Agent) runOne(ctx context.Context, c provider.Block) (string, bool, err
 		if err != nil {
 			return "", false, err
 		}
+		if out.Stop {
+			a.hookStop = out.StopReason
+			return "Not run: a PreToolUse hook stopped the turn.", true, nil
+		}
 		if out.Block {
 			return "Blocked by a PreToolUse hook: " + out.Reason, true, nil
 		}
 	}
-	if msg, allowed, err := a.permit(ctx, c.Name, input); err != nil {
+	paths, refused, err := tool.Targets(ctx, t, a.opts.Env, input)
+	if err != nil {
+		if ctx.Err() != nil || harnessFailure(err) {
+			return "", false, err
+		}
+		// Finding the target met the files or the index failing: the call
+		// cannot be checked, so it does not run; the model hears why.
+		return fmt.Sprintf("%s failed: %v", c.Name, err), true, nil
+	}
+	if refused.IsError {
+		return refused.Content, true, nil
+	}
+	if msg, allowed, err := a.permit(ctx, Call{Tool: c.Name, Input: input, Paths: paths}); err != nil {
 		return "", false, err
 	} else if !allowed {
 		return msg, true, nil
@@ -104,6 +123,9 @@ func (a *Agent) runOne(ctx context.Context, c provider.Block) (string, bool, err
 		}))
 		if err != nil {
 			return "", false, err
+		}
+		if out.Stop {
+			a.hookStop = out.StopReason
 		}
 		if out.Block {
 			content += "\n\nPostToolUse hook feedback: " + out.Reason
@@ -156,11 +178,12 @@ func harnessFailure(err error) bool {
 
 // permit applies the gate (and the asker). It returns the tool_result text
 // for a refused call.
-func (a *Agent) permit(ctx context.Context, name string, input json.RawMessage) (string, bool, error) {
+func (a *Agent) permit(ctx context.Context, c Call) (string, bool, error) {
 	if a.opts.Gate == nil {
 		return "", true, nil
 	}
-	d := a.opts.Gate.Check(ctx, name, input)
+	name, input := c.Tool, c.Input
+	d := a.opts.Gate.Check(ctx, c)
 	switch d.Behavior {
 	case Allow:
 		return "", true, nil
@@ -170,7 +193,14 @@ func (a *Agent) permit(ctx context.Context, name string, input json.RawMessage) 
 		if a.opts.Asker == nil {
 			return headlessDenial(name, input, d), false, nil
 		}
-		ok, err := a.opts.Asker.Ask(ctx, name, input, d.Reason)
+		if a.opts.Hooks != nil {
+			// Claude Code's Notification: the user is needed.
+			msg := "Grit needs your permission to use " + name
+			if _, err := a.opts.Hooks.Fire(ctx, EventNotification, a.hookInput(map[string]any{"message": msg})); err != nil {
+				return "", false, err
+			}
+		}
+		ok, err := a.opts.Asker.Ask(ctx, c, d.Reason)
 		if err != nil {
 			return "", false, fmt.Errorf("ask permission for %s: %w", name, err)
 		}
@@ -186,6 +216,10 @@ func (a *Agent) permit(ctx context.Context, name string, input json.RawMessage) 
 // can allow the call: a rule or mode only where one would help, in the
 // settings file that counts.
 func headlessDenial(name string, input json.RawMessage, d Decision) string {
+	if name == "ExitPlanMode" {
+		return "Plan mode is on and this session is non-interactive, so no one can approve the plan here. " +
+			"End your turn with the whole plan as your reply; the user can carry it out by running grit again with --permission-mode default or acceptEdits."
+	}
 	reason := orDefault(d.Reason, "this tool asks in the current permission mode")
 	if d.Protected {
 		return fmt.Sprintf("Permission to use %s requires approval (%s), and this session is non-interactive, so it was denied. "+

@@ -151,11 +151,13 @@ func newDoctorCmd(e *env) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "doctor [PATH]",
-		Short: "Check what Grit needs: git, rg, the index, the sandbox, and which models answer",
+		Short: "Check what Grit needs: git, rg, the index, the sandbox, which models answer, and the Claude Code setup",
 		Long: `Doctor checks the programs Grit uses and the state of the index of the
 repository at PATH (default: the current directory), and prints a fix for each
-thing that is missing or broken. It exits non-zero when something Grit needs for
-its main job (git, rg, a healthy index) is not there.`,
+thing that is missing or broken. It lists the Claude Code files it found
+(.claude/settings.json, CLAUDE.md, .claude/skills, commands, agents, .mcp.json),
+which a session uses and what it ignores, and why. It exits non-zero when
+something Grit needs for its main job (git, rg, a healthy index) is not there.`,
 		Example: `  grit doctor
   grit doctor --json | jq '.[] | select(.ok | not)'`,
 		Args: cobra.MaximumNArgs(1),
@@ -175,6 +177,11 @@ its main job (git, rg, a healthy index) is not there.`,
 				failed = failed || (!r.OK && r.Needed)
 			}
 			results = append(results, providerChecks(e.ctx, root)...)
+			claudeRoot := "" // the current directory's repository, as a session takes it
+			if len(args) == 1 {
+				claudeRoot = args[0]
+			}
+			results = append(results, claudeChecks(claudeRoot)...)
 			if asJSON {
 				if err := writeJSON(e.Out, results); err != nil {
 					return err
