@@ -19,6 +19,7 @@ var languages = []*language{
 	func() *language {
 		l := newLanguage("python", "python", tspython.Language(), ".py", ".pyi")
 		l.methodsInClasses = true
+		l.qualifiedScopes = true
 		l.walker = true
 		l.refs = []string{"identifier"}
 		return l
@@ -68,6 +69,7 @@ var languages = []*language{
 	func() *language {
 		l := newLanguage("ruby", "ruby", tsruby.Language(), ".rb")
 		l.methodsInClasses = true
+		l.qualifiedScopes = true
 		l.refs = []string{"identifier", "constant"}
 		return l
 	}(),

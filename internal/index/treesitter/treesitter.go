@@ -442,6 +442,12 @@ type language struct {
 	ptr   *C.TSLanguage
 	// methodsInClasses: a function directly inside a class is a method.
 	methodsInClasses bool
+	// qualifiedScopes: a definition's qualified name holds every enclosing
+	// definition (Python's Outer.Inner.method, Ruby's Shop.Cart.add).
+	// Otherwise its scope is the innermost type (class, struct, enum, trait,
+	// interface, impl or receiver type: Inner.method); modules and
+	// namespaces are no scope, and a function in a function is outer.inner.
+	qualifiedScopes bool
 	// walker: the language has a C walk (walk_python.c) that can replace the query.
 	walker bool
 	// imports shapes one import statement's captures (nil: the generic shape).

@@ -367,8 +367,11 @@ func predict(ctx context.Context, ix *index.Index, id string, res *search.Result
 	return p, nil
 }
 
-// entityName is LocAgent's function name for chain (the definition first,
-// then its enclosing definitions outwards), or "".
+// entityName is the gold's function name for chain (the definition first,
+// then its enclosing definitions outwards), or "": the outermost function or
+// method, named Scope.Name when it has a scope (the last part of its parent,
+// so Python's A.B.m is B.m; a receiver type defined in another file, as in
+// Go or out-of-class C++, still names it), else Name.
 func entityName(chain []index.Def) string {
 	outer := -1
 	for i, d := range chain {
@@ -379,23 +382,11 @@ func entityName(chain []index.Def) string {
 	if outer < 0 {
 		return ""
 	}
-	// A method directly in a class: the innermost such pair below the outer function wins.
-	for i := 0; i <= outer; i++ {
-		d := chain[i]
-		if (d.Kind == index.KindFunction || d.Kind == index.KindMethod) && i+1 < len(chain) && chain[i+1].Kind == index.KindClass {
-			// only if no function encloses this method further out
-			enclosed := false
-			for j := i + 1; j < len(chain); j++ {
-				if chain[j].Kind == index.KindFunction || chain[j].Kind == index.KindMethod {
-					enclosed = true
-				}
-			}
-			if !enclosed {
-				return chain[i+1].Name + "." + d.Name
-			}
-		}
+	d := chain[outer]
+	if d.Parent == "" {
+		return d.Name
 	}
-	return chain[outer].Name
+	return d.Parent[strings.LastIndexByte(d.Parent, '.')+1:] + "." + d.Name
 }
 
 // bm25Baseline is the README's plain BM25 file ranker: each .py file (path
