@@ -17,7 +17,9 @@ import (
 // class, struct, union, enum, interface, trait, impl type or receiver type;
 // namespaces and modules are no scope; a function nested in a function is
 // outer.inner (the search and the bench name it by the outer one). These
-// are the names the dev_poly gold uses (shared/bench/README.md).
+// are the names the dev_poly gold uses (shared/bench/README.md). A .h file
+// holding C++ is parsed as C++, and annotation macros (FMT_CONSTEXPR ...
+// FMT_NOEXCEPT) do not break the class around them.
 func TestScopeNames(t *testing.T) {
 	tests := []struct {
 		file string
@@ -43,6 +45,8 @@ func TestScopeNames(t *testing.T) {
 			"function merge", "function create",
 		}},
 		{"jv.c", []string{"function jvp_refcnt_unshared", "function jv_contains"}},
+		{"jv.h", []string{"function jv_is_valid"}},
+		{"color.h", []string{"method text_style.text_style", "method text_style.has_emphasis", "function fg"}},
 		{"format.cc", []string{
 			"method ansi_color_escape.ansi_color_escape", "method ansi_color_escape.begin", "function report_error",
 			"method text_style.operator|=", "method text_style.has_foreground", "method iterator.next",
