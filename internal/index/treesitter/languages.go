@@ -24,6 +24,7 @@ var languages = []*language{
 	func() *language {
 		l := newLanguage("python", "python", tspython.Language(), ".py", ".pyi")
 		l.methodsInClasses = true
+		l.qualifiedScopes = true
 		l.walker = true
 		l.refs = []string{"identifier"}
 		return l
@@ -61,11 +62,13 @@ var languages = []*language{
 	}(),
 	func() *language {
 		l := newLanguage("c", "c", tsc.Language(), ".c", ".h")
+		l.blankMacros = true
 		l.refs = []string{"identifier", "type_identifier", "field_identifier"}
 		return l
 	}(),
 	func() *language {
 		l := newLanguage("cpp", "cpp", tscpp.Language(), ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx")
+		l.blankMacros = true
 		l.methodsInClasses = true
 		l.refs = []string{"identifier", "type_identifier", "field_identifier", "namespace_identifier"}
 		return l
@@ -73,6 +76,7 @@ var languages = []*language{
 	func() *language {
 		l := newLanguage("ruby", "ruby", tsruby.Language(), ".rb")
 		l.methodsInClasses = true
+		l.qualifiedScopes = true
 		l.refs = []string{"identifier", "constant"}
 		return l
 	}(),
@@ -105,6 +109,21 @@ var languages = []*language{
 		l.refs = []string{"identifier"}
 		return l
 	}(),
+}
+
+func init() {
+	// A .h file is C unless its content is C++ (fmt, Catch2 and many
+	// libraries name their C++ headers .h).
+	var c, cpp *language
+	for _, l := range languages {
+		switch l.name {
+		case "c":
+			c = l
+		case "cpp":
+			cpp = l
+		}
+	}
+	c.headers = cpp
 }
 
 func unquote(s string) string { return strings.Trim(s, "\"`'") }

@@ -160,6 +160,9 @@ func (p *Parser) parse(ctx context.Context, file string, src []byte, walk bool) 
 	if l == nil {
 		return nil, fmt.Errorf("parse %s: unsupported language (supported: %s)", file, strings.Join(Languages(), ", "))
 	}
+	if l.headers != nil && strings.EqualFold(path.Ext(file), ".h") && looksCpp(src) {
+		l = l.headers // a C++ header named .h
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -182,9 +185,13 @@ func (p *Parser) parse(ctx context.Context, file string, src []byte, walk bool) 
 			budget = max(rem, time.Millisecond)
 		}
 	}
+	psrc := src // what the parser sees; names and text come from src
+	if l.blankMacros && len(src) > 0 {
+		psrc = blankMacros(src)
+	}
 	var srcPtr *C.char
 	if len(src) > 0 {
-		srcPtr = (*C.char)(unsafe.Pointer(&src[0]))
+		srcPtr = (*C.char)(unsafe.Pointer(&psrc[0]))
 	} else {
 		srcPtr = (*C.char)(unsafe.Pointer(&empty[0]))
 	}
@@ -482,6 +489,17 @@ type language struct {
 	level Level
 	// methodsInClasses: a function directly inside a class is a method.
 	methodsInClasses bool
+	// qualifiedScopes: a definition's qualified name holds every enclosing
+	// definition (Python's Outer.Inner.method, Ruby's Shop.Cart.add).
+	// Otherwise its scope is the innermost type (class, struct, enum, trait,
+	// interface, impl or receiver type: Inner.method); modules and
+	// namespaces are no scope, and a function in a function is outer.inner.
+	qualifiedScopes bool
+	// blankMacros: annotation macros are hidden from the parser (macros.go).
+	blankMacros bool
+	// headers is the language a header of this language's extension is
+	// parsed as when its content is C++ (looksCpp): .h serves both.
+	headers *language
 	// walker: the language has a C walk (walk_python.c) that can replace the query.
 	walker bool
 	// imports shapes one import statement's captures (nil: the generic shape).
