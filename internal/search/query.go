@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 type queryInfo struct {
@@ -41,7 +42,8 @@ func (c *Corpus) analyse(q Query) queryInfo {
 		tb = tb[len(tb)-maxQueryBytes:] // the innermost frames are at the end
 		qi.note = append(qi.note, "traceback cut to its last 100 KiB")
 	}
-	qi.ex = ExtractIdents(StripFrameLines(text + "\n" + tb))
+	stripped := StripBoilerplate(text)
+	qi.ex = ExtractIdents(StripFrameLines(stripped + "\n" + tb))
 	qi.termSet = map[string]bool{}
 	qi.stemSet = map[string]bool{}
 	qi.stemPos = map[string][]int{}
@@ -55,11 +57,18 @@ func (c *Corpus) analyse(q Query) queryInfo {
 			qi.stemSet[stem(t)] = true
 		}
 	}
+	for _, t := range c.compounds(stripped) {
+		if !qi.termSet[t] {
+			qi.termSet[t] = true
+			qi.terms = append(qi.terms, t)
+			qi.stemSet[stem(t)] = true
+		}
+	}
 	qi.termW = map[string]float64{}
 	for _, t := range qi.ex.CodeToks {
 		qi.termW[t] = CodeTermWeight
 	}
-	if title, rest, ok := strings.Cut(strings.TrimSpace(text), "\n"); ok && len(title) <= maxTitleBytes && strings.TrimSpace(rest) != "" {
+	if title, rest, ok := strings.Cut(strings.TrimSpace(stripped), "\n"); ok && len(title) <= maxTitleBytes && strings.TrimSpace(rest) != "" {
 		seen := map[string]bool{}
 		for _, t := range Tokenize(title) {
 			if !seen[t] {
@@ -185,4 +194,44 @@ func together(pos map[string][]int, terms []string) bool {
 		}
 	}
 	return false
+}
+
+// compounds are the words the task writes apart that the code writes
+// joined: "time zone" for timezone, "file name" for filename, "log in"
+// for login. Two words next to each other (a space or a hyphen apart)
+// give their join when the repository uses it as a word.
+func (c *Corpus) compounds(text string) []string {
+	var out []string
+	seen := map[string]bool{}
+	locs := identRE().FindAllStringIndex(text, -1)
+	for i := 1; i < len(locs); i++ {
+		gap := text[locs[i-1][1]:locs[i][0]]
+		if gap != " " && gap != "-" {
+			continue
+		}
+		a, b := text[locs[i-1][0]:locs[i-1][1]], text[locs[i][0]:locs[i][1]]
+		if !plainWord(a) || !plainWord(b) {
+			continue
+		}
+		j := strings.ToLower(a + b)
+		if len(j) < minCompoundLen || seen[j] || c.fileBM25.DF(j) == 0 {
+			continue
+		}
+		seen[j] = true
+		out = append(out, j)
+	}
+	return out
+}
+
+// plainWord reports whether w is a prose word (letters, not code-shaped).
+func plainWord(w string) bool {
+	if codeShaped(w) || strings.Contains(w, "_") {
+		return false
+	}
+	for _, r := range w {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return true
 }

@@ -98,12 +98,13 @@ func (c *Corpus) Search(ctx context.Context, ix *index.Index, q Query, start tim
 		cands[i].path, cands[i].recency = f.path, f.recency
 	}
 	c.scoreSpread(cands, fileC)
+	gen := map[int]bool{} // files among the best found generated or vendored
 	demoted := func(fi int) bool {
 		f := c.files[fi]
 		if qi.named[f.path] {
 			return false
 		}
-		return f.isTest && !qi.aboutTests || f.isAux
+		return f.isTest && !qi.aboutTests || f.isAux || f.isGen || gen[fi]
 	}
 
 	// Files: their own signals plus their best definition's symbol match.
@@ -129,6 +130,7 @@ func (c *Corpus) Search(ctx context.Context, ix *index.Index, q Query, start tim
 			}
 		}
 	}
+	c.markGenerated(fileC, gen)
 	fileScore := make([]float64, len(c.files))
 	files := make([]FileHit, 0, 4*k)
 	var forder []int

@@ -2,6 +2,8 @@ package search
 
 import (
 	"math"
+	"path"
+	"slices"
 	"strings"
 )
 
@@ -42,14 +44,20 @@ func (c *Corpus) scorePaths(qi queryInfo, fileC []candidate) {
 		}
 	}
 	rar := map[string]float64{} // rarity of the path words the task hits
+	stems := map[string]int{}   // file name without extension → files so named
+	for _, f := range c.files {
+		stems[fileStem(f.path)]++
+	}
 	for i, f := range c.files {
 		x := &fileC[i]
 		if v, ok := exact[f.path]; ok {
 			x.path = v
 			continue
 		}
-		// Words: the file stem counts 0.7, the directories 0.3, each part
-		// weighted by its rarity.
+		// Words: the file stem counts PathStemShare, the directories the
+		// rest, each part weighted by its rarity. A file name that
+		// genericStemFiles files repeat (index.js, mod.rs, __init__.py)
+		// names a role, not a topic: its directory is the file's name.
 		share := func(toks []string) float64 {
 			var hit, all float64
 			for _, t := range toks {
@@ -71,6 +79,17 @@ func (c *Corpus) scorePaths(qi queryInfo, fileC []candidate) {
 			}
 			return hit / all
 		}
-		x.path = 0.7*share(f.stemToks) + 0.3*share(f.dirToks)
+		stemToks, dirToks := f.stemToks, f.dirToks
+		if dir := path.Dir(f.path); stems[fileStem(f.path)] >= genericStemFiles && dir != "." {
+			stemToks = nameTokens(path.Base(dir))
+			dirToks = append(slices.Clip(f.dirToks), f.stemToks...)
+		}
+		x.path = PathStemShare*share(stemToks) + (1-PathStemShare)*share(dirToks)
 	}
+}
+
+// fileStem is a path's file name without its extension.
+func fileStem(p string) string {
+	b := path.Base(p)
+	return strings.TrimSuffix(b, path.Ext(b))
 }

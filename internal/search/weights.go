@@ -91,6 +91,11 @@ const (
 	// words of a name may be and still count as written together.
 	nameWindow = 3
 
+	// PathStemShare is the file name's part of the path signal; the
+	// directories get the rest: a file is named for its topic, its
+	// directories for a broader area.
+	PathStemShare = 0.7
+
 	// TracebackDecay is what each frame further out from the innermost
 	// in-repository frame keeps of the traceback signal.
 	TracebackDecay = 0.8
@@ -109,6 +114,13 @@ const (
 	maxErrorFrags    = 4         // literal fragments of error messages searched
 	maxTitleBytes    = 160       // a longer first line is prose, not a title
 	maxTermPositions = 64        // positions of one term kept for the name-window check
+	generatedPool    = 40        // best files whose bytes are checked for generator marks
+	generatedHead    = 1 << 10   // a generator's banner is at the top of its output
+	minifiedScan     = 32 << 10  // bytes read to look for a minified line
+	minifiedLine     = 2000      // no one writes a line this long; minifiers and bundlers do
+	genericStemFiles = 3         // a file name this many files repeat names a role (index, mod), not a topic
+	minCompoundLen   = 5         // shorter joins of two words are mostly accidents ("a to" → ato)
+	maxEnvLineWords  = 8         // a longer line with a version number is a sentence, not a dump
 )
 
 // OperationShare is what a special method gets, times its file's standing
