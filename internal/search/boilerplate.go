@@ -14,7 +14,7 @@ var (
 	checklistRE   = lazyRegexp(`^\s*[-*+]\s+\[[ xX]\]`)
 	// headingRE is a line that is only a heading: Markdown #, wholly
 	// bold, or a few words ending in a colon.
-	headingRE = lazyRegexp(`^\s*(#{1,6}\s+[^#\n]*|\*\*[^*\n]+\*\*:?|__[^_\n]+__:?|[A-Z][A-Za-z /-]{0,40}:)\s*$`)
+	headingRE = lazyRegexp(`^\s*(#{1,6}\s+[^#\n]*|\*\*[^*\n]+\*\*:?|__[^_\n]+__:?|[A-Z][A-Za-z-]*( [A-Za-z-]+){0,3}:)\s*$`)
 	// versionRE is a version number: 1.2, v3.4.5, 2.0.0-rc1.
 	versionRE = lazyRegexp(`\bv?\d+\.\d+(\.\d+)*([-+.]?[A-Za-z0-9]+)?\b`)
 	// pinRE is a pinned package (pip freeze, requirements): name==1.2.3.
@@ -29,8 +29,8 @@ var (
 // HTML comments, checklist lines, heading-only lines after the first
 // (the title) that hold no code-shaped word, and environment lines (short
 // lines with a version number and no code, pinned packages, lines keyed
-// by OS, platform, browser or compiler). Stack frames and lines with
-// inline code are kept.
+// by OS, platform, browser or compiler). Stack frames, links, paths and
+// lines with inline code are kept.
 func StripBoilerplate(text string) string {
 	text = htmlCommentRE().ReplaceAllString(text, "\n")
 	lines := strings.Split(text, "\n")
@@ -52,7 +52,7 @@ func StripBoilerplate(text string) string {
 // shape: `else:`).
 func isBoilerplateLine(line string, inFence bool) bool {
 	t := strings.TrimSpace(line)
-	if t == "" || strings.Contains(t, "`") || frameLineRE().MatchString(t) {
+	if t == "" || strings.Contains(t, "`") || strings.Contains(t, "/") || frameLineRE().MatchString(t) {
 		return false
 	}
 	if pinRE().MatchString(t) {

@@ -26,6 +26,8 @@ func TestStripBoilerplate(t *testing.T) {
 		"    print(color(1.5))",
 		"```",
 		"## Crash in Session.resolve_redirects",
+		"see: https://example.com/blob/2.15/src/filter/Delegate.java#L314",
+		"I wrote a simple OR composite:",
 		`  File "/usr/lib/python3.8/site-packages/x.py", line 3, in f`,
 	}, "\n")
 	got := StripBoilerplate(in)
@@ -34,7 +36,7 @@ func TestStripBoilerplate(t *testing.T) {
 			t.Errorf("%q was kept:\n%s", gone, got)
 		}
 	}
-	for _, kept := range []string{"Low contrast for null coloring", "`null` values", "dark theme", "if x:", "print(color(1.5))", "Session.resolve_redirects", `File "/usr/lib/python3.8`} {
+	for _, kept := range []string{"Low contrast for null coloring", "`null` values", "dark theme", "if x:", "print(color(1.5))", "Session.resolve_redirects", "Delegate.java#L314", "simple OR composite", `File "/usr/lib/python3.8`} {
 		if !strings.Contains(got, kept) {
 			t.Errorf("%q was dropped:\n%s", kept, got)
 		}
@@ -51,6 +53,8 @@ func TestGeneratedDetection(t *testing.T) {
 		"src/catch2/catch_session.cpp":    false,
 		"src/plugin/utc/index.js":         false,
 		"lib/minimal.js":                  false,
+		"types/plugin/utc.d.ts":           true,
+		"src/types.ts":                    false,
 	} {
 		if got := IsGeneratedPath(p); got != want {
 			t.Errorf("IsGeneratedPath(%q) = %v, want %v", p, got, want)

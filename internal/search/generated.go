@@ -25,8 +25,9 @@ var vendoredDirs = map[string]bool{
 }
 
 // generatedNameRE matches file names that generators, bundlers and
-// minifiers give their output.
-var generatedNameRE = lazyRegexp(`(?i)(amalgamat|[._-]min\.js$|\.bundle\.js$|\.pb\.(go|cc|h)$|_pb2(_grpc)?\.py$|[._]generated\.|_gen\.go$)`)
+// minifiers give their output, and type declaration files (.d.ts), which
+// mirror the API of the code they describe without its behaviour.
+var generatedNameRE = lazyRegexp(`(?i)(amalgamat|\.d\.[cm]?ts$|[._-]min\.js$|\.bundle\.js$|\.pb\.(go|cc|h)$|_pb2(_grpc)?\.py$|[._]generated\.|_gen\.go$)`)
 
 // generatedMarkRE matches the banner generators and amalgamation scripts
 // write at the top of their output.
