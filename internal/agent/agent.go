@@ -40,6 +40,12 @@ type Gate interface {
 type Decision struct {
 	Behavior string // "allow", "ask" or "deny"
 	Reason   string
+	// Protected: an ask no rule or mode lifts (a protected path); only a
+	// person can approve the call.
+	Protected bool
+	// RulesFile is the settings file where an allow rule would count; ""
+	// means .grit/settings.json (the repository is trusted).
+	RulesFile string
 }
 
 // Decision behaviors.

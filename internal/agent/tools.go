@@ -3,10 +3,14 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/grit-dev/grit/internal/provider"
+	"github.com/grit-dev/grit/internal/sandbox"
+	"github.com/grit-dev/grit/internal/tool"
 )
 
 // runTools answers every call of one reply, in order. It returns the
@@ -82,9 +86,15 @@ func (a *Agent) runOne(ctx context.Context, c provider.Block) (string, bool, err
 		return msg, true, nil
 	}
 	a.emit(Event{Kind: KindToolUse, ToolName: c.Name, ToolInput: input, ToolUseID: c.ID})
-	res, err := t.Run(ctx, a.opts.Env, input)
+	res, err := runUntilCancelled(ctx, func() (tool.Result, error) { return t.Run(ctx, a.opts.Env, input) })
 	if err != nil {
-		return "", false, err
+		if ctx.Err() != nil || harnessFailure(err) {
+			return "", false, err
+		}
+		// What the tool met in the files, the index or the system (a
+		// symlink loop, a parent that is a file, a read-only repository)
+		// goes back to the model like any failed call; the run goes on.
+		res = tool.Result{Content: fmt.Sprintf("%s failed: %v", c.Name, err), IsError: true}
 	}
 	content := res.Content
 	if a.opts.Hooks != nil {
@@ -105,6 +115,45 @@ func (a *Agent) runOne(ctx context.Context, c provider.Block) (string, bool, err
 	return content, res.IsError, nil
 }
 
+// toolCancelGrace is how long a cancelled tool call may take to wind down
+// (kill its process group, remove the sandbox's mask points) before the
+// run stops waiting for it.
+const toolCancelGrace = 2 * time.Second
+
+// runUntilCancelled runs a tool call and returns when it ends, or shortly
+// after ctx is cancelled: a call stuck in a system call that ignores its
+// context (a read that never ends) must not keep SIGINT or SIGTERM from
+// ending the run. A stuck goroutine is left behind.
+func runUntilCancelled(ctx context.Context, run func() (tool.Result, error)) (tool.Result, error) {
+	type outcome struct {
+		res tool.Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		res, err := run()
+		done <- outcome{res, err}
+	}()
+	select {
+	case o := <-done:
+		return o.res, o.err
+	case <-ctx.Done():
+	}
+	select {
+	case o := <-done:
+		return o.res, o.err
+	case <-time.After(toolCancelGrace):
+		return tool.Result{}, ctx.Err()
+	}
+}
+
+// harnessFailure reports whether a tool's error is the harness's own and
+// ends the run: commands cannot be isolated as configured, so no Bash call
+// can run until the user acts. Every other tool error is a tool result.
+func harnessFailure(err error) bool {
+	return errors.Is(err, sandbox.ErrNoBackend)
+}
+
 // permit applies the gate (and the asker). It returns the tool_result text
 // for a refused call.
 func (a *Agent) permit(ctx context.Context, name string, input json.RawMessage) (string, bool, error) {
@@ -119,7 +168,7 @@ func (a *Agent) permit(ctx context.Context, name string, input json.RawMessage) 
 		return fmt.Sprintf("Permission to use %s was denied: %s", name, orDefault(d.Reason, "a deny rule matched")), false, nil
 	case Ask:
 		if a.opts.Asker == nil {
-			return headlessDenial(name, input, d.Reason), false, nil
+			return headlessDenial(name, input, d), false, nil
 		}
 		ok, err := a.opts.Asker.Ask(ctx, name, input, d.Reason)
 		if err != nil {
@@ -134,8 +183,15 @@ func (a *Agent) permit(ctx context.Context, name string, input json.RawMessage) 
 }
 
 // headlessDenial explains an ask that no one can answer, and how the user
-// can allow the call.
-func headlessDenial(name string, input json.RawMessage, reason string) string {
+// can allow the call: a rule or mode only where one would help, in the
+// settings file that counts.
+func headlessDenial(name string, input json.RawMessage, d Decision) string {
+	reason := orDefault(d.Reason, "this tool asks in the current permission mode")
+	if d.Protected {
+		return fmt.Sprintf("Permission to use %s requires approval (%s), and this session is non-interactive, so it was denied. "+
+			"Protected paths need a person's approval in every mode: no rule or permission mode allows this call, so run it in an interactive session. "+
+			"Continue without this call if you can, or stop and say what you need.", name, reason)
+	}
 	rule := name
 	mode := "bypassPermissions"
 	if name == "Bash" {
@@ -149,10 +205,11 @@ func headlessDenial(name string, input json.RawMessage, reason string) string {
 	} else if name == "Edit" || name == "Write" || name == "EditFunction" {
 		mode = "acceptEdits"
 	}
+	file := orDefault(d.RulesFile, ".grit/settings.json")
 	return fmt.Sprintf("Permission to use %s requires approval (%s), and this session is non-interactive, so it was denied. "+
-		"The user can allow it by running grit with --permission-mode %s, with --allowedTools %q, or by adding %q to permissions.allow in .grit/settings.json. "+
+		"The user can allow it by running grit with --permission-mode %s, with --allowedTools %q, or by adding %q to permissions.allow in %s. "+
 		"Continue without this call if you can, or stop and say what you need.",
-		name, orDefault(reason, "this tool asks in the current permission mode"), mode, rule, rule)
+		name, reason, mode, rule, rule, file)
 }
 
 func orDefault(s, def string) string {

@@ -92,20 +92,13 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 	if err != nil {
 		return nil, err
 	}
-	settings, src, err := config.Load(root, o.ConfigOpts)
-	if err != nil {
-		return nil, err
-	}
-
-	// Trust decides whether the repository's own settings count.
-	status, err := checkTrust(root, o.TrustPath)
+	settings, src, status, err := LoadSettings(root, o.ConfigOpts, o.TrustPath)
 	if err != nil {
 		return nil, err
 	}
 	trusted := status.Honoured()
 	if !trusted {
 		warnf("%s", status.Describe())
-		settings = untrustedSettings(src)
 	}
 
 	s := &AgentSession{Settings: settings, Trusted: trusted}
@@ -368,6 +361,26 @@ func checkTrust(root, trustPath string) (permission.TrustStatus, error) {
 		return status, fmt.Errorf("trust: %w", err)
 	}
 	return status, nil
+}
+
+// LoadSettings reads root's settings under the one trust rule every command
+// follows: the repository's own layers (.grit/settings.json and
+// settings.local.json: a model, a provider URL, permission rules) count
+// only while the user trusts it (grit trust). trustPath "" is the default
+// trust file. The status says whether they were honoured.
+func LoadSettings(root string, opts config.LoadOptions, trustPath string) (config.Settings, config.Sources, permission.TrustStatus, error) {
+	settings, src, err := config.Load(root, opts)
+	if err != nil {
+		return settings, src, permission.TrustStatus{}, err
+	}
+	status, err := checkTrust(root, trustPath)
+	if err != nil {
+		return settings, src, status, err
+	}
+	if !status.Honoured() {
+		settings = untrustedSettings(src)
+	}
+	return settings, src, status, nil
 }
 
 // untrustedSettings merges the settings layers without the repository's own.

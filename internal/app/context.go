@@ -552,18 +552,11 @@ func ContextFor(ctx context.Context, o AgentOptions) (ContextReport, error) {
 	if err != nil {
 		return ContextReport{}, err
 	}
-	settings, src, err := config.Load(root, o.ConfigOpts)
-	if err != nil {
-		return ContextReport{}, err
-	}
 	// What a session would load: an untrusted repository's own settings and
 	// skills are left out, as AgentSession leaves them out.
-	status, err := checkTrust(root, o.TrustPath)
+	settings, _, status, err := LoadSettings(root, o.ConfigOpts, o.TrustPath)
 	if err != nil {
 		return ContextReport{}, err
-	}
-	if !status.Honoured() {
-		settings = untrustedSettings(src)
 	}
 	model := o.Model
 	if model == "" {

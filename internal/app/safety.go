@@ -133,11 +133,19 @@ func NewSandboxRunner(root string, s config.Settings) (sandbox.Runner, error) {
 // PermissionGate adapts the permission engine to the agent's Gate.
 func PermissionGate(e *permission.Engine) agent.Gate { return engineGate{e} }
 
+// userSettingsHint names the user's settings file in a headless denial
+// when the repository's own is ignored (not trusted).
+const userSettingsHint = "~/.config/grit/settings.json (the repository's .grit/settings.json counts only after grit trust)"
+
 type engineGate struct{ e *permission.Engine }
 
 func (g engineGate) Check(ctx context.Context, name string, input json.RawMessage) agent.Decision {
 	d := g.e.Check(ctx, name, input)
-	return agent.Decision{Behavior: d.Behavior, Reason: d.Reason}
+	out := agent.Decision{Behavior: d.Behavior, Reason: d.Reason, Protected: d.Protected}
+	if !g.e.ProjectTrusted() {
+		out.RulesFile = userSettingsHint
+	}
+	return out
 }
 
 // HookLayers are the settings' hooks, strongest first; the repository's

@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // DefaultManagedPath is where administrators put settings that override
@@ -156,7 +158,7 @@ func ValidMode(m string) error {
 // error; a file that does not parse is an error naming it and the position.
 func ReadFile(path string) (Layer, error) {
 	l := Layer{Path: path}
-	data, err := os.ReadFile(path)
+	data, err := readRegular(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return l, nil
 	}
@@ -346,3 +348,25 @@ func appendUnique(dst []string, src ...string) []string {
 	}
 	return dst
 }
+
+// readRegular reads a settings file that must be a regular file, without
+// blocking on a FIFO put in its place (config imports nothing of Grit's,
+// so this is span.ReadFile's check in small).
+func readRegular(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	return io.ReadAll(io.LimitReader(f, maxSettingsBytes))
+}
+
+// maxSettingsBytes bounds a settings file; real ones are a few KB.
+const maxSettingsBytes = 4 << 20

@@ -35,6 +35,7 @@ import (
 	"sync"
 
 	"github.com/grit-dev/grit/internal/config"
+	"github.com/grit-dev/grit/internal/span"
 )
 
 // Size caps.
@@ -193,7 +194,7 @@ func (s *Set) loadDir(dir, scope string) []File {
 
 // add reads one context file, if it exists, and appends it.
 func (s *Set) add(path, scope string) (File, bool) {
-	data, err := os.ReadFile(path)
+	data, err := span.ReadFile(path, 0)
 	if err != nil {
 		if !os.IsNotExist(err) {
 			s.warnings = append(s.warnings, fmt.Sprintf("context file %s not loaded: %v", path, err))

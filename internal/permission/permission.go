@@ -55,6 +55,9 @@ const (
 type Decision struct {
 	Behavior string `json:"behavior"`
 	Reason   string `json:"reason"`
+	// Protected is set on an ask for a protected path: no rule and no mode
+	// allows the call, only a person approving it.
+	Protected bool `json:"protected,omitempty"`
 }
 
 // Options configure an Engine.
@@ -92,6 +95,7 @@ type Engine struct {
 	readOnly   map[string]bool
 	notices    []string
 	hasBashDny bool
+	trusted    bool // the project layer counts
 
 	mu     sync.Mutex
 	mode   string
@@ -116,6 +120,7 @@ func New(opts Options) (*Engine, error) {
 		p    config.Permissions
 	}
 	srcs := []src{{"managed", opts.Managed}, {"user", opts.User}}
+	e.trusted = opts.ProjectTrusted
 	if opts.ProjectTrusted {
 		srcs = append(srcs, src{"project", opts.Project})
 	} else if len(opts.Project.Allow)+len(opts.Project.Ask)+len(opts.Project.Deny) > 0 || opts.Project.DefaultMode != "" {
@@ -261,6 +266,9 @@ func (e *Engine) GrantsFor(toolName string, input json.RawMessage) []string {
 }
 
 // Check decides one tool call.
+// ProjectTrusted reports whether the repository's own rules count.
+func (e *Engine) ProjectTrusted() bool { return e.trusted }
+
 func (e *Engine) Check(ctx context.Context, toolName string, input json.RawMessage) Decision {
 	mode := e.Mode()
 	switch {
@@ -269,13 +277,13 @@ func (e *Engine) Check(ctx context.Context, toolName string, input json.RawMessa
 			Command string `json:"command"`
 		}
 		if err := json.Unmarshal(input, &in); err != nil {
-			return Decision{Deny, fmt.Sprintf("Bash input is not valid: %v", err)}
+			return Decision{Behavior: Deny, Reason: fmt.Sprintf("Bash input is not valid: %v", err)}
 		}
 		return e.checkBash(in.Command, mode)
 	case editTools[toolName]:
 		p := inputPath(input)
 		if p == "" {
-			return Decision{Deny, toolName + " needs a file_path"}
+			return Decision{Behavior: Deny, Reason: toolName + " needs a file_path"}
 		}
 		return e.checkEdit(toolName, p, mode)
 	case readTools[toolName]:
@@ -363,33 +371,33 @@ func (e *Engine) checkEdit(tool, p, mode string) Decision {
 	real := realPath(abs)
 	match := func(r Rule) bool { return pathRuleFor(tool, abs)(r) || pathRuleFor(tool, real)(r) }
 	if r, l, ok := e.find(Deny, match); ok {
-		return Decision{Deny, "denied by " + ruleReason(Deny, r, l)}
+		return Decision{Behavior: Deny, Reason: "denied by " + ruleReason(Deny, r, l)}
 	}
 	if mode == ModePlan {
-		return Decision{Deny, "plan mode: no edits (switch mode to make changes)"}
+		return Decision{Behavior: Deny, Reason: "plan mode: no edits (switch mode to make changes)"}
 	}
 	for _, q := range []string{abs, real} {
 		if name, ok := protectedPath(q, e.home); ok {
-			return Decision{Ask, fmt.Sprintf("%s is a protected path (%s): edits always ask", p, name)}
+			return Decision{Behavior: Ask, Reason: fmt.Sprintf("%s is a protected path (%s): edits always ask", p, name), Protected: true}
 		}
 	}
 	if r, l, ok := e.find(Ask, match); ok {
-		return Decision{Ask, ruleReason(Ask, r, l)}
+		return Decision{Behavior: Ask, Reason: ruleReason(Ask, r, l)}
 	}
 	if r, l, ok := e.find(Allow, match); ok {
-		return Decision{Allow, ruleReason(Allow, r, l)}
+		return Decision{Behavior: Allow, Reason: ruleReason(Allow, r, l)}
 	}
 	in := inside(real, e.root) && inside(abs, e.root)
 	switch mode {
 	case ModeBypass:
-		return Decision{Allow, "bypassPermissions mode"}
+		return Decision{Behavior: Allow, Reason: "bypassPermissions mode"}
 	case ModeAcceptEdits:
 		if in {
-			return Decision{Allow, "acceptEdits mode: edit inside the workspace"}
+			return Decision{Behavior: Allow, Reason: "acceptEdits mode: edit inside the workspace"}
 		}
-		return Decision{Ask, fmt.Sprintf("%s is outside the workspace", p)}
+		return Decision{Behavior: Ask, Reason: fmt.Sprintf("%s is outside the workspace", p)}
 	}
-	return Decision{Ask, fmt.Sprintf("%s %s: edits ask in default mode", tool, p)}
+	return Decision{Behavior: Ask, Reason: fmt.Sprintf("%s %s: edits ask in default mode", tool, p)}
 }
 
 func (e *Engine) checkRead(tool, p, mode string) Decision {
@@ -400,44 +408,44 @@ func (e *Engine) checkRead(tool, p, mode string) Decision {
 	real := realPath(abs)
 	match := func(r Rule) bool { return pathRuleFor(tool, abs)(r) || pathRuleFor(tool, real)(r) }
 	if r, l, ok := e.find(Deny, match); ok {
-		return Decision{Deny, "denied by " + ruleReason(Deny, r, l)}
+		return Decision{Behavior: Deny, Reason: "denied by " + ruleReason(Deny, r, l)}
 	}
 	if r, l, ok := e.find(Ask, match); ok {
-		return Decision{Ask, ruleReason(Ask, r, l)}
+		return Decision{Behavior: Ask, Reason: ruleReason(Ask, r, l)}
 	}
 	for _, q := range []string{abs, real} {
 		if name, ok := secretRead(q, e.home); ok {
-			return Decision{Ask, fmt.Sprintf("%s may hold secrets (%s): reads ask", p, name)}
+			return Decision{Behavior: Ask, Reason: fmt.Sprintf("%s may hold secrets (%s): reads ask", p, name)}
 		}
 	}
 	if r, l, ok := e.find(Allow, match); ok {
-		return Decision{Allow, ruleReason(Allow, r, l)}
+		return Decision{Behavior: Allow, Reason: ruleReason(Allow, r, l)}
 	}
 	if mode == ModeBypass || (inside(abs, e.root) && inside(real, e.root)) {
-		return Decision{Allow, "read-only tool"}
+		return Decision{Behavior: Allow, Reason: "read-only tool"}
 	}
-	return Decision{Ask, fmt.Sprintf("%s is outside the workspace", p)}
+	return Decision{Behavior: Ask, Reason: fmt.Sprintf("%s is outside the workspace", p)}
 }
 
 func (e *Engine) checkOther(tool, mode string, match func(Rule) bool) Decision {
 	m := func(r Rule) bool { return r.Tool == tool && match(r) }
 	if r, l, ok := e.find(Deny, m); ok {
-		return Decision{Deny, "denied by " + ruleReason(Deny, r, l)}
+		return Decision{Behavior: Deny, Reason: "denied by " + ruleReason(Deny, r, l)}
 	}
 	if r, l, ok := e.find(Ask, m); ok {
-		return Decision{Ask, ruleReason(Ask, r, l)}
+		return Decision{Behavior: Ask, Reason: ruleReason(Ask, r, l)}
 	}
 	if e.readOnly[tool] {
-		return Decision{Allow, "read-only tool"}
+		return Decision{Behavior: Allow, Reason: "read-only tool"}
 	}
 	if mode == ModePlan {
-		return Decision{Deny, fmt.Sprintf("plan mode: %s may have side effects", tool)}
+		return Decision{Behavior: Deny, Reason: fmt.Sprintf("plan mode: %s may have side effects", tool)}
 	}
 	if r, l, ok := e.find(Allow, m); ok {
-		return Decision{Allow, ruleReason(Allow, r, l)}
+		return Decision{Behavior: Allow, Reason: ruleReason(Allow, r, l)}
 	}
 	if mode == ModeBypass {
-		return Decision{Allow, "bypassPermissions mode"}
+		return Decision{Behavior: Allow, Reason: "bypassPermissions mode"}
 	}
-	return Decision{Ask, fmt.Sprintf("%s asks in %s mode", tool, mode)}
+	return Decision{Behavior: Ask, Reason: fmt.Sprintf("%s asks in %s mode", tool, mode)}
 }

@@ -196,11 +196,35 @@ func (s *Store) Open(id string) (*Session, *Transcript, error) {
 		return nil, nil, fmt.Errorf("resume %s: %w", id, err)
 	}
 	tr, err := loadFrom(f)
+	if err == nil {
+		err = endLine(f)
+	}
 	if err != nil {
 		f.Close()
 		return nil, nil, fmt.Errorf("resume %s: %w", id, err)
 	}
 	return &Session{ID: id, Path: s.Path(id), red: s.redactor(), f: f}, tr, nil
+}
+
+// endLine starts a new line when the transcript ends in a torn record (a
+// crash mid-write): the next record would otherwise be glued to the
+// fragment and both lost to the reader. The fragment stays, skipped.
+func endLine(f *os.File) error {
+	fi, err := f.Stat()
+	if err != nil || fi.Size() == 0 {
+		return err
+	}
+	last := make([]byte, 1)
+	if _, err := f.ReadAt(last, fi.Size()-1); err != nil {
+		return fmt.Errorf("read the transcript's end: %w", err)
+	}
+	if last[0] == '\n' {
+		return nil
+	}
+	if _, err := f.Write([]byte("\n")); err != nil {
+		return fmt.Errorf("end the torn last line: %w", err)
+	}
+	return f.Sync()
 }
 
 // Fork starts a new session holding a copy of session id's conversation;
