@@ -139,6 +139,11 @@ type Agent struct {
 	usage     provider.Usage // the whole conversation
 	lastUsage provider.Usage // the last model call
 	started   bool           // SessionStart fired
+	// pendingUsage is subagents' usage not yet in the running turn's Result.
+	pendingUsage provider.Usage
+
+	askMu  sync.Mutex // one permission question at a time (parallel reads)
+	emitMu sync.Mutex // events reach OnEvent one at a time
 }
 
 // New builds an Agent.
@@ -286,6 +291,8 @@ func (a *Agent) hookInput(m map[string]any) map[string]any {
 
 func (a *Agent) emit(e Event) {
 	if a.opts.OnEvent != nil {
+		a.emitMu.Lock()
+		defer a.emitMu.Unlock()
 		a.opts.OnEvent(e)
 	}
 }

@@ -154,6 +154,7 @@ func (a *Agent) Run(ctx context.Context, prompt string) (Result, error) {
 			}
 			a.emit(Event{Kind: KindAssistant, Message: &msg})
 			results, loopMsg, err := a.runTools(ctx, calls, &loops)
+			res.Usage.Add(a.takePendingUsage())
 			interrupted := ctx.Err() != nil
 			reply := provider.Message{Role: provider.RoleUser, Content: results}
 			if rerr := a.record(reply, interrupted); rerr != nil {

@@ -4,50 +4,93 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/grit-dev/grit/internal/provider"
 )
 
-// runTools answers every call of one reply, in order. It returns the
-// tool_result blocks (one per call, same ids), a non-empty explanation when
-// loop detection ended the turn, and an error for a broken environment.
-// After cancellation or a loop, the remaining calls are answered as not run.
+// parallelTools are the read-only tools whose calls of one reply may run
+// at the same time: they only read the workspace, so their order cannot
+// change what they see. Every other call runs alone, in the reply's order.
+var parallelTools = map[string]bool{"Read": true, "Grep": true, "Glob": true, "Locate": true}
+
+// runTools answers every call of one reply, in order. Consecutive calls of
+// parallelTools run concurrently; the others one at a time. It returns the
+// tool_result blocks (one per call, same ids, in the reply's order), a
+// non-empty explanation when loop detection ended the turn, and an error
+// for a broken environment. After cancellation or a loop, the remaining
+// calls are answered as not run.
 func (a *Agent) runTools(ctx context.Context, calls []provider.Block, loops *loopDetector) ([]provider.Block, string, error) {
-	results := make([]provider.Block, 0, len(calls))
+	results := make([]provider.Block, len(calls))
 	var loopMsg string
 	var failure error
-	for _, c := range calls {
-		result := func(content string, isErr bool) {
-			results = append(results, provider.Block{Type: provider.BlockToolResult, ToolUseID: c.ID, Content: content, IsError: isErr})
+	set := func(i int, content string, isErr bool) {
+		results[i] = provider.Block{Type: provider.BlockToolResult, ToolUseID: calls[i].ID, Content: content, IsError: isErr}
+	}
+	for i := 0; i < len(calls); {
+		j := i + 1
+		if parallelTools[calls[i].Name] {
+			for j < len(calls) && parallelTools[calls[j].Name] {
+				j++
+			}
 		}
-		switch {
-		case ctx.Err() != nil:
-			result("Not run: the user interrupted the turn.", true)
-			continue
-		case failure != nil:
-			result("Not run: an earlier call in this reply failed.", true)
-			continue
-		case loopMsg != "":
-			result("Not run: the turn was ended by loop detection.", true)
-			continue
-		}
-		if n := loops.see(c.Name, c.Input); n > LoopRepeats {
-			loopMsg = fmt.Sprintf("Stopped: the model made the same %s call %d times in its last %d tool calls, so it looks stuck in a loop. Rephrase the task or give it the missing information.", c.Name, n, LoopWindow)
-			result("Not run: "+loopMsg, true)
-			continue
-		}
-		content, isErr, err := a.runOne(ctx, c)
-		if err != nil {
-			if ctx.Err() != nil {
-				result("Interrupted by the user before the call completed.", true)
+		var run []int
+		for k := i; k < j; k++ {
+			c := calls[k]
+			switch {
+			case ctx.Err() != nil:
+				set(k, "Not run: the user interrupted the turn.", true)
+				continue
+			case failure != nil:
+				set(k, "Not run: an earlier call in this reply failed.", true)
+				continue
+			case loopMsg != "":
+				set(k, "Not run: the turn was ended by loop detection.", true)
 				continue
 			}
-			failure = fmt.Errorf("tool %s: %w", c.Name, err)
-			result("The tool failed in the harness: "+err.Error(), true)
-			continue
+			if n := loops.see(c.Name, c.Input); n > LoopRepeats {
+				loopMsg = fmt.Sprintf("Stopped: the model made the same %s call %d times in its last %d tool calls, so it looks stuck in a loop. Rephrase the task or give it the missing information.", c.Name, n, LoopWindow)
+				set(k, "Not run: "+loopMsg, true)
+				continue
+			}
+			run = append(run, k)
 		}
-		result(content, isErr)
+		type outcome struct {
+			content string
+			isErr   bool
+			err     error
+		}
+		outs := make([]outcome, len(calls))
+		var wg sync.WaitGroup
+		for _, k := range run {
+			if len(run) == 1 {
+				outs[k].content, outs[k].isErr, outs[k].err = a.runOne(ctx, calls[k])
+				break
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				outs[k].content, outs[k].isErr, outs[k].err = a.runOne(ctx, calls[k])
+			}()
+		}
+		wg.Wait()
+		for _, k := range run {
+			o := outs[k]
+			switch {
+			case o.err != nil && ctx.Err() != nil:
+				set(k, "Interrupted by the user before the call completed.", true)
+			case o.err != nil:
+				if failure == nil {
+					failure = fmt.Errorf("tool %s: %w", calls[k].Name, o.err)
+				}
+				set(k, "The tool failed in the harness: "+o.err.Error(), true)
+			default:
+				set(k, o.content, o.isErr)
+			}
+		}
+		i = j
 	}
 	return results, loopMsg, failure
 }
@@ -121,7 +164,10 @@ func (a *Agent) permit(ctx context.Context, name string, input json.RawMessage) 
 		if a.opts.Asker == nil {
 			return headlessDenial(name, input, d.Reason), false, nil
 		}
+		// Parallel reads may ask at once; the user answers one question at a time.
+		a.askMu.Lock()
 		ok, err := a.opts.Asker.Ask(ctx, name, input, d.Reason)
+		a.askMu.Unlock()
 		if err != nil {
 			return "", false, fmt.Errorf("ask permission for %s: %w", name, err)
 		}
@@ -148,6 +194,14 @@ func headlessDenial(name string, input json.RawMessage, reason string) string {
 		}
 	} else if name == "Edit" || name == "Write" || name == "EditFunction" {
 		mode = "acceptEdits"
+	} else if name == "WebFetch" {
+		var in struct {
+			URL string `json:"url"`
+		}
+		json.Unmarshal(input, &in)
+		if u, err := url.Parse(in.URL); err == nil && u.Hostname() != "" {
+			rule = "WebFetch(domain:" + u.Hostname() + ")"
+		}
 	}
 	return fmt.Sprintf("Permission to use %s requires approval (%s), and this session is non-interactive, so it was denied. "+
 		"The user can allow it by running grit with --permission-mode %s, with --allowedTools %q, or by adding %q to permissions.allow in .grit/settings.json. "+

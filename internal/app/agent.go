@@ -71,6 +71,7 @@ type AgentSession struct {
 	Trusted bool
 	ixMu    sync.Mutex
 	ix      *index.Index
+	env     *tool.Env
 }
 
 // OpenAgent loads settings, builds the provider, tools, sandbox, permission
@@ -138,6 +139,7 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 		return nil, err
 	}
 	s.Root = env.Root
+	s.env = env
 	env.Index = s.index
 	tools := tool.Default(env)
 	var keep []tool.Tool
@@ -172,8 +174,7 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 		Mode: mode, Root: env.Root,
 		Managed: src.Managed.Settings.Permissions, User: user, Project: project,
 		ProjectTrusted: trusted, Home: o.ConfigOpts.Home,
-		// ToolSearch only loads schemas into the next request: no side effect.
-		ReadOnlyTools: []string{"ToolSearch"},
+		ReadOnlyTools: sideEffectFreeTools,
 	})
 	if err != nil {
 		return nil, err
@@ -248,6 +249,7 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 		s.Close()
 		return nil, err
 	}
+	s.installDaily(o, removed, history)
 	return s, nil
 }
 
@@ -276,8 +278,12 @@ func (s *AgentSession) SetModel(spec string) error {
 	return nil
 }
 
-// Close releases the session and the index.
+// Close releases the session and the index, and kills the session's
+// background shells.
 func (s *AgentSession) Close() error {
+	if s.env != nil {
+		s.env.Close()
+	}
 	var err error
 	if s.Session != nil {
 		err = s.Session.Close()

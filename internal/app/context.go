@@ -580,6 +580,8 @@ func ContextFor(ctx context.Context, o AgentOptions) (ContextReport, error) {
 	env.Index = s.index // opened only if a tool ran; listing the tools does not
 	defer s.Close()
 	reg := tool.Default(env)
+	types, _ := subagentTypes(env.Root, o.ConfigOpts, status.Honoured())
+	reg.Add(&agent.Task{Types: types})
 	var p provider.Provider
 	if kind, _, _ := strings.Cut(model, ":"); kind == "ollama" {
 		p, _ = s.newProvider(model) // for the window Ollama reports; no model call

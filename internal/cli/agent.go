@@ -258,6 +258,10 @@ func orSubtype(s string) string {
 func describeEvent(w io.Writer, ev agent.Event) {
 	switch ev.Kind {
 	case agent.KindToolUse:
+		if ev.ToolName == "TodoWrite" {
+			describeTodos(w, ev.ToolInput)
+			return
+		}
 		fmt.Fprintf(w, "⏺ %s(%s)\n", ev.ToolName, oneLine(summarizeInput(ev.ToolInput), 100))
 	case agent.KindToolResults:
 		for _, b := range ev.Message.Content {
@@ -278,7 +282,7 @@ func summarizeInput(input json.RawMessage) string {
 	if json.Unmarshal(input, &m) != nil {
 		return string(input)
 	}
-	for _, k := range []string{"command", "file_path", "pattern", "task", "name"} {
+	for _, k := range []string{"command", "file_path", "pattern", "task", "name", "url", "description", "bash_id", "shell_id"} {
 		if v, ok := m[k].(string); ok {
 			return v
 		}
@@ -327,6 +331,8 @@ func slashCommands() []slashCommand {
 		{"/usage", "/usage", "show tokens, the share read from cache, and the cost", slashUsage},
 		{"/memory", "/memory", "show the memory files (# NOTE adds a note)", slashMemory},
 		{"/goal", "/goal OBJECTIVE --until CMD", "work until CMD exits 0 (run by grit in the sandbox) or 10 turns are spent", slashGoal},
+		{"/todos", "/todos", "show the task list (TodoWrite)", slashTodos},
+		{"/bashes", "/bashes", "list the background shells (kill one with /bashes kill ID)", slashBashes},
 		// Slash commands register here, one line each.
 	}
 }

@@ -24,10 +24,27 @@ type Env struct {
 	// Nil when the session has no index.
 	Index func(ctx context.Context) (*index.Index, error)
 
-	mu    sync.Mutex
-	real  string               // Root with symlinks resolved, set on first use
-	cwd   string               // Bash's working directory; persists between calls
-	reads map[string]FileState // relative path → state when the model last read it
+	mu     sync.Mutex
+	real   string               // Root with symlinks resolved, set on first use
+	cwd    string               // Bash's working directory; persists between calls
+	reads  map[string]FileState // relative path → state when the model last read it
+	shells *Shells              // background shells, made on first use
+	todos  []Todo               // the TodoWrite list
+}
+
+// Shells are the session's background shells.
+func (e *Env) Shells() *Shells {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.shells == nil {
+		e.shells = &Shells{}
+	}
+	return e.shells
+}
+
+// Close ends what the session started: background shells are killed.
+func (e *Env) Close() {
+	e.Shells().CloseAll()
 }
 
 // FileState is what the harness saw of a file when the model read it.
