@@ -57,6 +57,8 @@ func TestAgentScripts(t *testing.T) {
 			return os.WriteFile(filepath.Join(dir, "settings.json"), []byte(`{"sandbox": {"enabled": false}}`), 0o644)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// webserve VAR serves testdata pages on a local HTTP server and sets VAR to its URL.
+			"webserve": webserve,
 			// jsonfield FILE FIELD VAR sets VAR to FIELD of the last JSON object in FILE.
 			"jsonfield": func(ts *testscript.TestScript, neg bool, args []string) {
 				if len(args) != 3 {
