@@ -41,6 +41,7 @@ type ContextLayer struct {
 	Files     *contextfiles.Set
 	Memories  []contextfiles.Memory
 	Skills    *contextfiles.Skills
+	Commands  *contextfiles.Commands // custom slash commands (commands.go)
 	Compactor *session.Compactor
 	Window    int // tokens; 0 unknown
 	Model     string
@@ -103,6 +104,10 @@ func NewContextLayer(o ContextOptions) (*ContextLayer, error) {
 	l := &ContextLayer{Files: files, Memories: mems, Skills: skills, Window: o.Window, Model: o.Model,
 		root: o.Root, appendPrompt: o.AppendSystemPrompt, promptEnv: agent.DetectPromptEnv(o.Root)}
 	l.memoryText, l.warnings = contextfiles.RenderMemory(mems)
+	if l.Commands, err = contextfiles.FindCommands(fo, repoDefinitionsHonoured(!o.Untrusted)); err != nil {
+		return nil, err
+	}
+	l.warnings = append(l.warnings, l.Commands.Warnings...)
 	return l, nil
 }
 

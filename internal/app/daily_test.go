@@ -77,3 +77,34 @@ func TestCustomAgentsTrust(t *testing.T) {
 		t.Errorf("reviewer = %+v", trusted[2])
 	}
 }
+
+// TestMentionSymbol: @path:SYMBOL inlines that one definition from the
+// index; an unknown symbol or path is left as text.
+func TestMentionSymbol(t *testing.T) {
+	root := t.TempDir()
+	src := "package calc\n\n// Add adds.\nfunc Add(a, b int) int {\n\treturn a + b\n}\n\nfunc Sub(a, b int) int { return a - b }\n"
+	if err := os.WriteFile(filepath.Join(root, "calc.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env, err := tool.NewEnv(root, sandbox.NewPlain())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &AgentSession{Root: env.Root}
+	defer s.Close()
+	env.Index = s.index
+	l, err := NewContextLayer(ContextOptions{Root: env.Root, ConfigOpts: newSafetyWork(t).options(root, nil).ConfigOpts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := l.ExpandPrompt(context.Background(), env, "why does @calc.go:Add overflow? see @nope.go:X and @calc.go:Nope")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(p.Text, "<mentioned-symbol path=\"calc.go\" symbol=\"Add\" lines=\"4-6\">\nfunc Add(a, b int) int {\n\treturn a + b\n}\n</mentioned-symbol>") {
+		t.Errorf("expanded prompt:\n%s", p.Text)
+	}
+	if strings.Contains(p.Text, "Sub") || strings.Count(p.Text, "<mentioned") != 1 {
+		t.Errorf("more than the one definition was inlined:\n%s", p.Text)
+	}
+}

@@ -197,7 +197,8 @@ func runHeadless(e *env, f agentFlags, prompt string) error {
 		return err
 	}
 	defer s.Close()
-	if _, err := app.AttachContext(e.ctx, s, opts); err != nil {
+	layer, err := app.AttachContext(e.ctx, s, opts)
+	if err != nil {
 		return err
 	}
 	sessionID = s.Session.ID
@@ -205,7 +206,7 @@ func runHeadless(e *env, f agentFlags, prompt string) error {
 		enc.Encode(streamLine{Type: "system", Subtype: "init", SessionID: sessionID, Cwd: s.Root, Model: s.Model,
 			Tools: s.Agent.Tools().Names(), PermissionMode: s.Engine.Mode()})
 	}
-	res, runErr := s.Agent.Run(e.ctx, prompt)
+	res, runErr := s.RunPrompt(e.ctx, layer, prompt)
 	if runErr != nil {
 		if hint := app.ModelUnreachable(s.Model, runErr); hint != "" {
 			runErr = errors.New(hint)
@@ -341,6 +342,8 @@ func slashHelp(ctx context.Context, c *chat, arg string) error {
 	for _, sc := range slashCommands() {
 		fmt.Fprintf(c.e.Out, "  %-28s %s\n", sc.usage, sc.help)
 	}
+	helpCustom(c)
+	fmt.Fprintln(c.e.Out, "  @path inlines a file or lists a directory; @path:SYMBOL inlines one definition.")
 	fmt.Fprintln(c.e.Out, "  Ctrl-C interrupts the model; at the prompt it quits.")
 	return nil
 }
@@ -499,7 +502,7 @@ func runInteractive(e *env, f agentFlags, first string) error {
 			case <-done:
 			}
 		}()
-		res, err := s.Agent.Run(ctx, prompt)
+		res, err := s.RunPrompt(ctx, c.layer, prompt)
 		close(done)
 		cancel()
 		c.endStream()
@@ -532,6 +535,8 @@ func runInteractive(e *env, f agentFlags, first string) error {
 			line = strings.TrimSpace(line)
 			switch {
 			case line == "":
+			case strings.HasPrefix(line, "/") && !c.builtin(line) && c.layer != nil && c.layer.IsCommand(line):
+				turn(line) // a custom command or a skill
 			case strings.HasPrefix(line, "/"):
 				if err := c.dispatch(base, line); err != nil {
 					fmt.Fprintf(e.Err, "grit: %v\n", err)

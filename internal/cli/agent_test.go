@@ -59,6 +59,8 @@ func TestAgentScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			// webserve VAR serves testdata pages on a local HTTP server and sets VAR to its URL.
 			"webserve": webserve,
+			// lastsession VAR sets VAR to the newest session transcript's path.
+			"lastsession": lastsession,
 			// jsonfield FILE FIELD VAR sets VAR to FIELD of the last JSON object in FILE.
 			"jsonfield": func(ts *testscript.TestScript, neg bool, args []string) {
 				if len(args) != 3 {

@@ -51,3 +51,31 @@ func slashBashes(ctx context.Context, c *chat, arg string) error {
 	}
 	return nil
 }
+
+// builtin reports whether line names a built-in slash command.
+func (c *chat) builtin(line string) bool {
+	name, _, _ := strings.Cut(line, " ")
+	for _, sc := range slashCommands() {
+		if sc.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// helpCustom lists the custom commands and skills callable as /name.
+func helpCustom(c *chat) {
+	if c.layer == nil {
+		return
+	}
+	for _, cmd := range c.layer.Commands.List {
+		usage := "/" + cmd.Name
+		if cmd.ArgumentHint != "" {
+			usage += " " + cmd.ArgumentHint
+		}
+		fmt.Fprintf(c.e.Out, "  %-28s %s (%s)\n", usage, oneLine(cmd.Description, 80), cmd.Source)
+	}
+	for _, sk := range c.layer.SkillList() {
+		fmt.Fprintf(c.e.Out, "  %-28s %s (skill)\n", "/"+sk.Name, oneLine(sk.Description, 80))
+	}
+}

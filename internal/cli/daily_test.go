@@ -2,10 +2,13 @@ package cli
 
 import (
 	"fmt"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -29,4 +32,27 @@ func webserve(ts *testscript.TestScript, neg bool, args []string) {
 		data := strings.ReplaceAll(ts.ReadFile(f), "$"+args[0], srv.URL)
 		ts.Check(os.WriteFile(ts.MkAbs(f), []byte(data), 0o644))
 	}
+}
+
+// lastsession VAR sets VAR to the path of the newest session transcript
+// under the script's data home.
+func lastsession(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: lastsession VAR")
+	}
+	var newest string
+	var newestTime time.Time
+	filepath.WalkDir(filepath.Join(ts.Getenv("XDG_DATA_HOME"), "grit", "sessions"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") || strings.Contains(p, "/subagents/") {
+			return nil
+		}
+		if fi, err := d.Info(); err == nil && fi.ModTime().After(newestTime) {
+			newest, newestTime = p, fi.ModTime()
+		}
+		return nil
+	})
+	if newest == "" {
+		ts.Fatalf("no session transcript found")
+	}
+	ts.Setenv(args[0], newest)
 }

@@ -77,7 +77,7 @@ type trustEntry struct {
 var trustPaths = []string{".grit/settings.json", ".grit/settings.local.json", ".mcp.json", ".grit/mcp.json"}
 
 // trustDirs are trees whose every file counts.
-var trustDirs = []string{".grit/hooks", ".grit/skills", ".grit/commands", ".grit/agents"}
+var trustDirs = []string{".grit/hooks", ".grit/skills", ".grit/commands", ".grit/agents", ".claude/commands", ".claude/agents", ".claude/skills"}
 
 // ProjectFingerprint hashes the repository's trust-relevant files: paths,
 // executable bits, symlink targets and contents. It returns "" and no files
