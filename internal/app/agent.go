@@ -14,6 +14,7 @@ import (
 	"github.com/grit-dev/grit/internal/agent"
 	"github.com/grit-dev/grit/internal/config"
 	"github.com/grit-dev/grit/internal/index"
+	"github.com/grit-dev/grit/internal/mcpclient"
 	"github.com/grit-dev/grit/internal/permission"
 	"github.com/grit-dev/grit/internal/provider"
 	"github.com/grit-dev/grit/internal/sandbox"
@@ -72,6 +73,8 @@ type AgentSession struct {
 	ixMu    sync.Mutex
 	ix      *index.Index
 	env     *tool.Env
+	// MCP holds the session's MCP servers (stopped by Close).
+	MCP *mcpclient.Manager
 }
 
 // OpenAgent loads settings, builds the provider, tools, sandbox, permission
@@ -249,7 +252,7 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 		s.Close()
 		return nil, err
 	}
-	s.installDaily(o, removed, history)
+	s.installDaily(ctx, o, src, removed, history)
 	return s, nil
 }
 
@@ -285,8 +288,11 @@ func (s *AgentSession) Close() error {
 		s.env.Close()
 	}
 	var err error
+	if s.MCP != nil {
+		err = s.MCP.Close()
+	}
 	if s.Session != nil {
-		err = s.Session.Close()
+		err = errors.Join(err, s.Session.Close())
 	}
 	s.ixMu.Lock()
 	defer s.ixMu.Unlock()

@@ -587,6 +587,9 @@ func ContextFor(ctx context.Context, o AgentOptions) (ContextReport, error) {
 	reg := tool.Default(env)
 	types, _ := subagentTypes(env.Root, o.ConfigOpts, status.Honoured())
 	reg.Add(&agent.Task{Types: types})
+	if m, _ := mcpServers(ctx, env.Root, src, status.Honoured(), "", reg, nil); m != nil {
+		defer m.Close()
+	}
 	var p provider.Provider
 	if kind, _, _ := strings.Cut(model, ":"); kind == "ollama" {
 		p, _ = s.newProvider(model) // for the window Ollama reports; no model call

@@ -1,11 +1,16 @@
 package app
 
 import (
+	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/grit-dev/grit/internal/agent"
 	"github.com/grit-dev/grit/internal/config"
 	"github.com/grit-dev/grit/internal/contextfiles"
+	"github.com/grit-dev/grit/internal/mcpclient"
 	"github.com/grit-dev/grit/internal/provider"
 	"github.com/grit-dev/grit/internal/tool"
 )
@@ -17,7 +22,7 @@ import (
 // sideEffectFreeTools are allowed in every permission mode, plan included:
 // they change nothing outside the session (Task's own calls are gated one
 // by one; KillShell stops only a shell this session started).
-var sideEffectFreeTools = []string{"ToolSearch", "TodoWrite", "BashOutput", "KillShell", "Task"}
+var sideEffectFreeTools = []string{"ToolSearch", "TodoWrite", "BashOutput", "KillShell", "Task", "ListMcpResourcesTool", "ReadMcpResourceTool"}
 
 // repoDefinitionsHonoured decides whether what the repository brings
 // (.mcp.json, .claude/ and .grit/ commands and agents) is used: only once
@@ -50,8 +55,19 @@ func subagentTypes(root string, co config.LoadOptions, trusted bool) ([]agent.Su
 // installDaily adds the tools that need the built agent: Task (its parent)
 // and WebFetch (the agent's model summarises long pages); it restores the
 // todo list of a resumed session.
-func (s *AgentSession) installDaily(o AgentOptions, removed map[string]bool, history []provider.Message) {
+func (s *AgentSession) installDaily(ctx context.Context, o AgentOptions, src config.Sources, removed map[string]bool, history []provider.Message) {
 	reg := s.Agent.Tools()
+	logDir := ""
+	if s.Session != nil {
+		logDir = filepath.Join(strings.TrimSuffix(s.Session.Path, ".jsonl"), "mcp")
+	}
+	var warnings []string
+	s.MCP, warnings = mcpServers(ctx, s.Root, src, s.Trusted, logDir, reg, removed)
+	for _, w := range warnings {
+		if o.Warnf != nil {
+			o.Warnf("%s", w)
+		}
+	}
 	if !removed["WebFetch"] {
 		reg.Add(tool.WebFetch{Summarize: s.Agent.Summarize})
 	}
@@ -105,3 +121,92 @@ func (s *AgentSession) Shells() []tool.ShellInfo { return s.env.Shells().List() 
 
 // Env is the session's tool environment.
 func (s *AgentSession) Env() *tool.Env { return s.env }
+
+// mcpServers connects the configured MCP servers (the user's, and the
+// repository's .mcp.json when honoured) and registers their tools in reg
+// (tools whose name or server is in removed are left out).
+func mcpServers(ctx context.Context, root string, src config.Sources, trusted bool, logDir string, reg *tool.Registry, removed map[string]bool) (*mcpclient.Manager, []string) {
+	servers, warnings := mcpclient.Load(root, src.User.Settings.Extra["mcpServers"], repoDefinitionsHonoured(trusted))
+	var kept []mcpclient.Named
+	for _, sv := range servers {
+		if !removed["mcp__"+sv.Name] {
+			kept = append(kept, sv)
+		}
+	}
+	m := mcpclient.NewManager(kept, logDir, "grit")
+	scratch := tool.NewRegistry()
+	warnings = append(warnings, mcpclient.Register(ctx, m, scratch)...)
+	for _, t := range scratch.All() {
+		if !removed[t.Name()] {
+			reg.Add(t)
+		}
+	}
+	return m, warnings
+}
+
+// MCPStatus is /mcp: each configured server's state and tool count.
+func (s *AgentSession) MCPStatus() []mcpclient.Status {
+	if s.MCP == nil {
+		return nil
+	}
+	return s.MCP.Status()
+}
+
+// MCPConfigPath is the file `grit mcp add --scope SCOPE` edits: the
+// repository's .mcp.json (project) or the user's settings.json (user).
+func MCPConfigPath(scope, root string, co config.LoadOptions) (string, error) {
+	root, err := workspaceRoot(root)
+	if err != nil {
+		return "", err
+	}
+	switch scope {
+	case "project", "":
+		return filepath.Join(root, mcpclient.ProjectFile), nil
+	case "user":
+		home := co.Home
+		if home == "" {
+			if home, err = os.UserHomeDir(); err != nil {
+				return "", err
+			}
+		}
+		return filepath.Join(config.UserDir(home, co.Getenv), "settings.json"), nil
+	}
+	return "", fmt.Errorf("unknown scope %q (expected: project, user)", scope)
+}
+
+// MCPServers are the servers a session in root would use, with warnings
+// (an untrusted repository's .mcp.json is reported, not used).
+func MCPServers(root string, co config.LoadOptions, trustPath string) ([]mcpclient.Named, []string, error) {
+	root, err := workspaceRoot(root)
+	if err != nil {
+		return nil, nil, err
+	}
+	_, src, err := config.Load(root, co)
+	if err != nil {
+		return nil, nil, err
+	}
+	status, err := checkTrust(root, trustPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	servers, warnings := mcpclient.Load(root, src.User.Settings.Extra["mcpServers"], repoDefinitionsHonoured(status.Honoured()))
+	if !status.Honoured() {
+		if f, err := mcpclient.ReadFile(filepath.Join(root, mcpclient.ProjectFile)); err == nil && len(f.MCPServers) > 0 {
+			warnings = append(warnings, fmt.Sprintf("%s defines %d server(s), not used until the repository is trusted (grit trust)", mcpclient.ProjectFile, len(f.MCPServers)))
+		}
+	}
+	return servers, warnings, nil
+}
+
+// MCPCheck connects every server a session in root would use and reports
+// its state and tool count (grit doctor), then stops them.
+func MCPCheck(ctx context.Context, root string) ([]mcpclient.Status, []string, error) {
+	servers, warnings, err := MCPServers(root, config.LoadOptions{}, "")
+	if err != nil {
+		return nil, nil, err
+	}
+	m := mcpclient.NewManager(servers, "", "grit")
+	defer m.Close()
+	warnings = append(warnings, mcpclient.Register(ctx, m, tool.NewRegistry())...)
+	return m.Status(), warnings, nil
+}

@@ -333,6 +333,7 @@ func slashCommands() []slashCommand {
 		{"/memory", "/memory", "show the memory files (# NOTE adds a note)", slashMemory},
 		{"/goal", "/goal OBJECTIVE --until CMD", "work until CMD exits 0 (run by grit in the sandbox) or 10 turns are spent", slashGoal},
 		{"/todos", "/todos", "show the task list (TodoWrite)", slashTodos},
+		{"/mcp", "/mcp", "show the MCP servers: state, tool count, log", slashMCP},
 		{"/bashes", "/bashes", "list the background shells (kill one with /bashes kill ID)", slashBashes},
 		// Slash commands register here, one line each.
 	}

@@ -37,6 +37,7 @@ func doctorChecks() []doctorCheck {
 		binaryCheck("chromium", false, "chromium", "--version", "apt-get install -y chromium (explorer browser tests)"),
 		indexCheck,
 		sandboxCheck,
+		mcpCheck,
 		// Checks register here, one line each.
 	}
 }
