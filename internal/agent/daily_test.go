@@ -234,3 +234,41 @@ func (g denyGate) Check(ctx context.Context, name string, input json.RawMessage)
 }
 
 var _ provider.Provider = (*provider.Scripted)(nil)
+
+// imageTool returns one image, as Read of a PNG does.
+type imageTool struct{}
+
+func (imageTool) Name() string            { return "Read" }
+func (imageTool) Description() string     { return "test" }
+func (imageTool) Schema() json.RawMessage { return json.RawMessage(`{"type":"object"}`) }
+func (imageTool) Run(ctx context.Context, env *tool.Env, input json.RawMessage) (tool.Result, error) {
+	return tool.Result{Content: "Image a.png (1x1 png).", Images: []tool.Image{{MediaType: "image/png", Data: []byte{1, 2}}}}, nil
+}
+
+// TestImagesToVisionModelsOnly: a Read that returns an image sends an
+// image block after the tool results to a model that takes images; a
+// text-only model gets a sentence saying why there is no image.
+func TestImagesToVisionModelsOnly(t *testing.T) {
+	for _, vision := range []bool{true, false} {
+		data, _ := json.Marshal(map[string]any{"vision": vision, "turns": []any{
+			turn("tool_use", call("r1", "Read", map[string]string{"file_path": "a.png"})),
+			turn("end_turn", text("a red dot")),
+		}})
+		p, err := provider.ParseScripted("test", data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := newAgent(t, p, Options{Tools: tool.NewRegistry(imageTool{})})
+		if _, err := a.Run(context.Background(), "look"); err != nil {
+			t.Fatal(err)
+		}
+		blocks := lastUserBlocks(p.Requests()[1])
+		if vision {
+			if len(blocks) != 2 || blocks[1].Type != provider.BlockImage || blocks[1].Data != "AQI=" || blocks[1].MediaType != "image/png" {
+				t.Errorf("vision model got %+v, want the tool_result then the image", blocks)
+			}
+		} else if len(blocks) != 1 || !strings.Contains(blocks[0].Content, "does not accept images") {
+			t.Errorf("text-only model got %+v, want a note and no image", blocks)
+		}
+	}
+}

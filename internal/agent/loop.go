@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/grit-dev/grit/internal/provider"
+	"github.com/grit-dev/grit/internal/tool"
 )
 
 // Run is one turn: prompt in, the model and tools work until the model ends
@@ -18,6 +19,12 @@ import (
 // On cancellation the partial reply is kept, recorded as interrupted, and
 // the error is ctx.Err().
 func (a *Agent) Run(ctx context.Context, prompt string) (Result, error) {
+	return a.RunWith(ctx, prompt, nil)
+}
+
+// RunWith is Run with images attached to the prompt (pasted image paths).
+// A model that does not take images gets a note in their place.
+func (a *Agent) RunWith(ctx context.Context, prompt string, images []tool.Image) (Result, error) {
 	var res Result
 	fail := func(err error) (Result, error) {
 		res.IsError = true
@@ -57,7 +64,16 @@ func (a *Agent) Run(ctx context.Context, prompt string) (Result, error) {
 		}
 		extra = append(extra, out.AdditionalContext)
 	}
-	if err := a.record(textMessage(provider.RoleUser, append(extra, prompt)...), false); err != nil {
+	first := textMessage(provider.RoleUser, append(extra, prompt)...)
+	if len(images) > 0 {
+		if p := a.Provider(); provider.AcceptsImages(p) {
+			first.Content = append(first.Content, ImageBlocks(images)...)
+		} else {
+			first.Content = append(first.Content, provider.Block{Type: provider.BlockText, Text: fmt.Sprintf("[%d attached image(s) were not sent: the model %s does not accept images.]", len(images), p.Name())})
+			a.emit(Event{Kind: KindNotice, Text: fmt.Sprintf("the model %s does not accept images; the attached image was not sent (switch with /model to a vision model)", p.Name())})
+		}
+	}
+	if err := a.record(first, false); err != nil {
 		return fail(err)
 	}
 

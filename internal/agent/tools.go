@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -9,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/grit-dev/grit/internal/provider"
+	"github.com/grit-dev/grit/internal/tool"
 )
 
 // parallelTools are the read-only tools whose calls of one reply may run
@@ -24,6 +26,7 @@ var parallelTools = map[string]bool{"Read": true, "Grep": true, "Glob": true, "L
 // calls are answered as not run.
 func (a *Agent) runTools(ctx context.Context, calls []provider.Block, loops *loopDetector) ([]provider.Block, string, error) {
 	results := make([]provider.Block, len(calls))
+	var images []provider.Block
 	var loopMsg string
 	var failure error
 	set := func(i int, content string, isErr bool) {
@@ -60,19 +63,20 @@ func (a *Agent) runTools(ctx context.Context, calls []provider.Block, loops *loo
 		type outcome struct {
 			content string
 			isErr   bool
+			images  []tool.Image
 			err     error
 		}
 		outs := make([]outcome, len(calls))
 		var wg sync.WaitGroup
 		for _, k := range run {
 			if len(run) == 1 {
-				outs[k].content, outs[k].isErr, outs[k].err = a.runOne(ctx, calls[k])
+				outs[k].content, outs[k].isErr, outs[k].images, outs[k].err = a.runOne(ctx, calls[k])
 				break
 			}
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				outs[k].content, outs[k].isErr, outs[k].err = a.runOne(ctx, calls[k])
+				outs[k].content, outs[k].isErr, outs[k].images, outs[k].err = a.runOne(ctx, calls[k])
 			}()
 		}
 		wg.Wait()
@@ -88,46 +92,71 @@ func (a *Agent) runTools(ctx context.Context, calls []provider.Block, loops *loo
 				set(k, "The tool failed in the harness: "+o.err.Error(), true)
 			default:
 				set(k, o.content, o.isErr)
+				images = append(images, a.imageBlocks(&results[k], o.images)...)
 			}
 		}
 		i = j
 	}
-	return results, loopMsg, failure
+	// Image blocks follow every tool_result: the APIs want the results first.
+	return append(results, images...), loopMsg, failure
+}
+
+// imageBlocks turns a call's images into image blocks when the model takes
+// images; otherwise the call's result says why they were not sent.
+func (a *Agent) imageBlocks(result *provider.Block, images []tool.Image) []provider.Block {
+	if len(images) == 0 {
+		return nil
+	}
+	p := a.Provider()
+	if !provider.AcceptsImages(p) {
+		result.Content += fmt.Sprintf("\n[The image was not sent: the model %s does not accept images. Switch to a vision model (/model, --model) to look at it.]", p.Name())
+		return nil
+	}
+	return ImageBlocks(images)
+}
+
+// ImageBlocks are images as provider blocks.
+func ImageBlocks(images []tool.Image) []provider.Block {
+	out := make([]provider.Block, len(images))
+	for i, img := range images {
+		out[i] = provider.Block{Type: provider.BlockImage, MediaType: img.MediaType, Data: base64.StdEncoding.EncodeToString(img.Data)}
+	}
+	return out
 }
 
 // runOne runs one call through the PreToolUse hook, the gate and the tool,
 // then the PostToolUse hook. A model-fixable problem is (content, true, nil).
-func (a *Agent) runOne(ctx context.Context, c provider.Block) (string, bool, error) {
+func (a *Agent) runOne(ctx context.Context, c provider.Block) (string, bool, []tool.Image, error) {
 	input := c.Input
 	if len(input) == 0 {
 		input = json.RawMessage(`{}`)
 	}
 	t, ok := a.opts.Tools.Get(c.Name)
 	if !ok {
-		return fmt.Sprintf("Unknown tool %q. Available tools: %s.", c.Name, strings.Join(a.opts.Tools.Names(), ", ")), true, nil
+		return fmt.Sprintf("Unknown tool %q. Available tools: %s.", c.Name, strings.Join(a.opts.Tools.Names(), ", ")), true, nil, nil
 	}
 	var toolInput any
 	if err := json.Unmarshal(input, &toolInput); err != nil {
-		return fmt.Sprintf("The input of %s is not valid JSON (%v). Send a JSON object matching the tool's schema.", c.Name, err), true, nil
+		return fmt.Sprintf("The input of %s is not valid JSON (%v). Send a JSON object matching the tool's schema.", c.Name, err), true, nil, nil
 	}
 	if a.opts.Hooks != nil {
 		out, err := a.opts.Hooks.Fire(ctx, EventPreToolUse, a.hookInput(map[string]any{"tool_name": c.Name, "tool_input": toolInput}))
 		if err != nil {
-			return "", false, err
+			return "", false, nil, err
 		}
 		if out.Block {
-			return "Blocked by a PreToolUse hook: " + out.Reason, true, nil
+			return "Blocked by a PreToolUse hook: " + out.Reason, true, nil, nil
 		}
 	}
 	if msg, allowed, err := a.permit(ctx, c.Name, input); err != nil {
-		return "", false, err
+		return "", false, nil, err
 	} else if !allowed {
-		return msg, true, nil
+		return msg, true, nil, nil
 	}
 	a.emit(Event{Kind: KindToolUse, ToolName: c.Name, ToolInput: input, ToolUseID: c.ID})
 	res, err := t.Run(ctx, a.opts.Env, input)
 	if err != nil {
-		return "", false, err
+		return "", false, nil, err
 	}
 	content := res.Content
 	if a.opts.Hooks != nil {
@@ -136,7 +165,7 @@ func (a *Agent) runOne(ctx context.Context, c provider.Block) (string, bool, err
 			"tool_response": map[string]any{"content": res.Content, "is_error": res.IsError},
 		}))
 		if err != nil {
-			return "", false, err
+			return "", false, nil, err
 		}
 		if out.Block {
 			content += "\n\nPostToolUse hook feedback: " + out.Reason
@@ -145,7 +174,7 @@ func (a *Agent) runOne(ctx context.Context, c provider.Block) (string, bool, err
 			content += "\n\n" + out.AdditionalContext
 		}
 	}
-	return content, res.IsError, nil
+	return content, res.IsError, res.Images, nil
 }
 
 // permit applies the gate (and the asker). It returns the tool_result text

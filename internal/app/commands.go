@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -21,6 +22,8 @@ type Prompt struct {
 	Command      string   // "review" when /review expanded it
 	AllowedTools []string // permission rules for this turn only
 	Model        string   // PROVIDER:MODEL for this turn only
+	// Images are image files whose paths were pasted or dragged into the line.
+	Images []tool.Image
 }
 
 // mention is "@path" or "@path:SYMBOL" at the start of the prompt or after
@@ -85,7 +88,35 @@ func (l *ContextLayer) ExpandPrompt(ctx context.Context, env *tool.Env, line str
 	if len(attached) > 0 {
 		p.Text += "\n\n" + strings.Join(attached, "\n\n")
 	}
+	p.Images = pastedImages(env, line)
 	return p, nil
+}
+
+// pastedImages loads the image files a line names by path (a terminal
+// pastes a dragged file as its path, perhaps quoted or with escaped
+// spaces). The user typed the path, so it may lie outside the workspace.
+func pastedImages(env *tool.Env, line string) []tool.Image {
+	var out []tool.Image
+	for _, f := range strings.Fields(strings.ReplaceAll(line, `\ `, "\x00")) {
+		f = strings.Trim(strings.ReplaceAll(f, "\x00", " "), `'"`)
+		f = strings.TrimRight(strings.TrimPrefix(f, "@"), ".,;:!?)")
+		if tool.ImageType(f) == "" || len(out) >= mentionMaxFiles {
+			continue
+		}
+		if !filepath.IsAbs(f) {
+			f = env.Abs(f)
+		}
+		file, err := os.Open(f)
+		if err != nil {
+			continue
+		}
+		img, _, err := tool.LoadImage(file)
+		file.Close()
+		if err == nil {
+			out = append(out, img)
+		}
+	}
+	return out
 }
 
 // inlineMention renders one mention, trying it without trailing
@@ -195,5 +226,5 @@ func (s *AgentSession) RunPrompt(ctx context.Context, l *ContextLayer, line stri
 		}
 		defer func() { s.Agent.SetProvider(prev); s.Model = prevModel }()
 	}
-	return s.Agent.Run(ctx, p.Text)
+	return s.Agent.RunWith(ctx, p.Text, p.Images)
 }

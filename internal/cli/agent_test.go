@@ -61,6 +61,8 @@ func TestAgentScripts(t *testing.T) {
 			"webserve": webserve,
 			// lastsession VAR sets VAR to the newest session transcript's path.
 			"lastsession": lastsession,
+			// b64decode IN OUT writes the base64-decoded IN to OUT (binary fixtures).
+			"b64decode": b64decode,
 			// jsonfield FILE FIELD VAR sets VAR to FIELD of the last JSON object in FILE.
 			"jsonfield": func(ts *testscript.TestScript, neg bool, args []string) {
 				if len(args) != 3 {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/base64"
 	"fmt"
 	"io/fs"
 	"net/http"
@@ -55,4 +56,14 @@ func lastsession(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("no session transcript found")
 	}
 	ts.Setenv(args[0], newest)
+}
+
+// b64decode IN OUT writes the base64 decoding of IN to OUT.
+func b64decode(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: b64decode IN OUT")
+	}
+	data, err := base64.StdEncoding.DecodeString(strings.TrimSpace(ts.ReadFile(args[0])))
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), data, 0o644))
 }

@@ -89,6 +89,9 @@ func (Read) run(ctx context.Context, env *Env, input json.RawMessage) (Result, e
 	if !fi.Mode().IsRegular() {
 		return Result{}, fixf(nil, "%s is not a regular file.", rel)
 	}
+	if ImageType(rel) != "" {
+		return readImage(f, rel)
+	}
 	if fi.Size() > readMaxFile {
 		return Result{}, fixf(nil, "%s is too large to read (%d bytes). Use Grep, or Bash with head or sed.", rel, fi.Size())
 	}
