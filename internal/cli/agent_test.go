@@ -63,6 +63,8 @@ func TestAgentScripts(t *testing.T) {
 			"lastsession": lastsession,
 			// b64decode IN OUT writes the base64-decoded IN to OUT (binary fixtures).
 			"b64decode": b64decode,
+			// contextbudget FILE MAX fails when grit context --json's fixed rows exceed MAX tokens.
+			"contextbudget": contextbudget,
 			// jsonfield FILE FIELD VAR sets VAR to FIELD of the last JSON object in FILE.
 			"jsonfield": func(ts *testscript.TestScript, neg bool, args []string) {
 				if len(args) != 3 {

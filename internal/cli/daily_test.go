@@ -2,12 +2,14 @@ package cli
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -66,4 +68,34 @@ func b64decode(ts *testscript.TestScript, neg bool, args []string) {
 	data, err := base64.StdEncoding.DecodeString(strings.TrimSpace(ts.ReadFile(args[0])))
 	ts.Check(err)
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), data, 0o644))
+}
+
+// contextbudget FILE MAX checks grit context --json output in FILE: the
+// system prompt plus everything sent with every request (all rows but the
+// conversation and the free space) is at most MAX tokens.
+func contextbudget(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: contextbudget FILE MAX")
+	}
+	var rep struct {
+		Rows []struct {
+			Name   string `json:"name"`
+			Tokens int    `json:"tokens"`
+		} `json:"rows"`
+	}
+	ts.Check(json.Unmarshal([]byte(ts.ReadFile(args[0])), &rep))
+	limit, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	total := 0
+	for _, r := range rep.Rows {
+		switch r.Name {
+		case "messages", "autocompact buffer", "free space":
+		default:
+			total += r.Tokens
+		}
+	}
+	ts.Logf("system prompt and always-sent tools: %d tokens", total)
+	if total > limit {
+		ts.Fatalf("system prompt and always-sent tools take %d tokens, over %d", total, limit)
+	}
 }
