@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/grit-dev/grit/internal/agent"
+	"github.com/grit-dev/grit/internal/mcpclient"
 	"github.com/grit-dev/grit/internal/tool"
 )
 
@@ -43,6 +44,13 @@ func (l *ContextLayer) IsCommand(line string) bool {
 	if _, ok := l.Commands.Get(name); ok {
 		return true
 	}
+	if server, _, ok := mcpclient.PromptCommand(name); ok && l.MCP != nil {
+		for _, n := range l.MCP.Names() {
+			if n == server {
+				return true
+			}
+		}
+	}
 	_, ok := l.Skills.Get(name)
 	return ok
 }
@@ -57,8 +65,15 @@ func (l *ContextLayer) ExpandPrompt(ctx context.Context, env *tool.Env, line str
 	p := Prompt{Text: line}
 	if l.IsCommand(line) {
 		name, args, _ := strings.Cut(strings.TrimPrefix(line, "/"), " ")
+		server, prompt, isMCP := mcpclient.PromptCommand(name)
 		if cmd, ok := l.Commands.Get(name); ok {
 			p = Prompt{Text: cmd.Expand(args), Command: name, AllowedTools: cmd.AllowedTools, Model: cmd.Model}
+		} else if isMCP && l.MCP != nil {
+			text, err := mcpclient.RenderPrompt(ctx, l.MCP, server, prompt, args)
+			if err != nil {
+				return p, err
+			}
+			p = Prompt{Text: text, Command: name}
 		} else {
 			body, dir, _, err := l.Skills.LoadSkill(name)
 			if err != nil {

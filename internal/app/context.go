@@ -20,6 +20,7 @@ import (
 	"github.com/grit-dev/grit/internal/edit"
 	"github.com/grit-dev/grit/internal/fix"
 	"github.com/grit-dev/grit/internal/index"
+	"github.com/grit-dev/grit/internal/mcpclient"
 	"github.com/grit-dev/grit/internal/provider"
 	"github.com/grit-dev/grit/internal/session"
 	"github.com/grit-dev/grit/internal/tool"
@@ -38,10 +39,12 @@ var CoreTools = map[string]bool{
 // nested context files on Read, and compaction. Build it with NewContextLayer
 // and Install it on an agent.
 type ContextLayer struct {
-	Files     *contextfiles.Set
-	Memories  []contextfiles.Memory
-	Skills    *contextfiles.Skills
-	Commands  *contextfiles.Commands // custom slash commands (commands.go)
+	Files    *contextfiles.Set
+	Memories []contextfiles.Memory
+	Skills   *contextfiles.Skills
+	Commands *contextfiles.Commands // custom slash commands (commands.go)
+	// MCP runs MCP prompts as /mcp__server__prompt; nil without servers.
+	MCP       *mcpclient.Manager
 	Compactor *session.Compactor
 	Window    int // tokens; 0 unknown
 	Model     string
@@ -535,6 +538,7 @@ func AttachContext(ctx context.Context, s *AgentSession, o AgentOptions) (*Conte
 	if err != nil {
 		return nil, err
 	}
+	l.MCP = s.MCP
 	l.Install(s.Agent.Tools(), disallowed)
 	l.Attach(s.Agent)
 	if o.Warnf != nil {

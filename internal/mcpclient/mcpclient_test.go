@@ -114,6 +114,15 @@ func TestToolsCallRestartAndLog(t *testing.T) {
 	if p, err := m.GetPrompt(context.Background(), "t", "greet", map[string]string{"who": "Ann"}); err != nil || p.Messages[0].Content.(*sdk.TextContent).Text != "Greet Ann" {
 		t.Errorf("prompt = %+v, %v", p, err)
 	}
+	if text, err := RenderPrompt(context.Background(), m, "t", "greet", "Ann and Bob"); err != nil || text != "Greet Ann and Bob" {
+		t.Errorf("RenderPrompt = %q, %v", text, err)
+	}
+	if _, err := RenderPrompt(context.Background(), m, "t", "nope", ""); err == nil || !strings.Contains(err.Error(), "prompts: greet") {
+		t.Errorf("unknown prompt: %v", err)
+	}
+	if s, p, ok := PromptCommand("mcp__t__greet"); !ok || s != "t" || p != "greet" {
+		t.Errorf("PromptCommand = %s %s %v", s, p, ok)
+	}
 	if err := m.Close(); err != nil {
 		t.Errorf("Close: %v", err)
 	}

@@ -189,3 +189,58 @@ func (t ReadResource) Run(ctx context.Context, env *tool.Env, input json.RawMess
 	}
 	return tool.Result{Content: strings.Join(parts, "\n")}, nil
 }
+
+// PromptCommand splits "mcp__<server>__<prompt>", Claude Code's slash
+// command name for an MCP prompt.
+func PromptCommand(name string) (server, prompt string, ok bool) {
+	rest, ok := strings.CutPrefix(name, "mcp__")
+	if !ok {
+		return "", "", false
+	}
+	server, prompt, ok = strings.Cut(rest, "__")
+	return server, prompt, ok && server != "" && prompt != ""
+}
+
+// RenderPrompt gets a server's prompt with args, the words after the
+// command given to the prompt's arguments in order (the last takes the
+// rest), and returns its messages' text.
+func RenderPrompt(ctx context.Context, m *Manager, server, prompt, args string) (string, error) {
+	prompts, err := m.Prompts(ctx, server)
+	if err != nil {
+		return "", err
+	}
+	var p *sdk.Prompt
+	var names []string
+	for _, q := range prompts {
+		names = append(names, q.Name)
+		if q.Name == prompt {
+			p = q
+		}
+	}
+	if p == nil {
+		return "", fmt.Errorf("MCP server %s has no prompt %q (prompts: %s)", server, prompt, strings.Join(names, ", "))
+	}
+	words := strings.Fields(args)
+	values := map[string]string{}
+	for i, a := range p.Arguments {
+		switch {
+		case i >= len(words):
+			if a.Required {
+				return "", fmt.Errorf("/mcp__%s__%s needs the argument %q", server, prompt, a.Name)
+			}
+		case i == len(p.Arguments)-1:
+			values[a.Name] = strings.Join(words[i:], " ")
+		default:
+			values[a.Name] = words[i]
+		}
+	}
+	res, err := m.GetPrompt(ctx, server, prompt, values)
+	if err != nil {
+		return "", err
+	}
+	var parts []string
+	for _, msg := range res.Messages {
+		parts = append(parts, contentText([]sdk.Content{msg.Content}, nil))
+	}
+	return strings.Join(parts, "\n\n"), nil
+}
