@@ -129,10 +129,8 @@ func TestToolsCallRestartAndLog(t *testing.T) {
 	if st := m.Status()[0]; st.State != StateStopped {
 		t.Errorf("after Close: %s", st.State)
 	}
-	if _, err := echo.Run(context.Background(), nil, json.RawMessage(`{"text":"x"}`)); err != nil {
-		t.Fatal(err)
-	} else if res, _ := echo.Run(context.Background(), nil, json.RawMessage(`{"text":"x"}`)); !res.IsError {
-		t.Errorf("a call after Close succeeded: %+v", res)
+	if res, err := echo.Run(context.Background(), nil, json.RawMessage(`{"text":"x"}`)); err != nil || !res.IsError {
+		t.Errorf("a call after Close = %+v, %v; want an error result", res, err)
 	}
 	log, _ := os.ReadFile(filepath.Join(logs, "t.log"))
 	if strings.Count(string(log), "test server started") != 2 {
