@@ -20,6 +20,7 @@ var allowed = map[string][]string{
 	"internal/web":              {"internal/app", "*"},
 	"internal/mcp":              {"internal/app", "*"},
 	"internal/app":              {"*"},
+	"internal/tui":              {"internal/agent", "internal/provider", "internal/edit", "internal/span"},
 	"internal/agent":            {"internal/provider", "internal/tool", "internal/session", "internal/contextfiles", "internal/permission", "internal/sandbox", "internal/edit", "internal/search", "internal/index", "internal/span", "internal/config", "internal/store"},
 	"internal/fix":              {"internal/provider", "internal/tool", "internal/session", "internal/contextfiles", "internal/permission", "internal/sandbox", "internal/edit", "internal/search", "internal/index", "internal/span", "internal/config", "internal/store"},
 	"internal/tool":             {"internal/search", "internal/index", "internal/edit", "internal/sandbox", "internal/permission", "internal/span", "internal/store", "internal/config"},
@@ -43,6 +44,7 @@ var allowed = map[string][]string{
 // import them only to launch them (grit explore, grit mcp); docs/design.md says why.
 var forbidden = map[string][]string{
 	"internal/web": {"internal/cli", "internal/mcp"},
+	"internal/tui": {"internal/cli", "internal/app", "internal/web", "internal/mcp"},
 	"internal/mcp": {"internal/cli", "internal/web"},
 }
 

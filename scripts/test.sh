@@ -11,6 +11,7 @@ command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v gcc >/dev/null 2>&1 || need+=(gcc)
 command -v git >/dev/null 2>&1 || need+=(git)
+command -v tmux >/dev/null 2>&1 || need+=(tmux)
 # pytest for the grit fix end-to-end tests: Debian's, since PyPI may be unreachable.
 command -v pytest >/dev/null 2>&1 || command -v pytest-3 >/dev/null 2>&1 || need+=(python3-pytest)
 if ((${#need[@]})); then

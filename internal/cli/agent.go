@@ -32,6 +32,9 @@ type agentFlags struct {
 	disallowed     []string
 	appendSystem   string
 	verbose        bool
+	noTUI          bool
+	// pickSession is -r given no ID: choose the session in a picker.
+	pickSession bool
 }
 
 // newAgentCmd is the root command: `grit` (interactive), `grit -p` (headless),
@@ -50,7 +53,8 @@ in a loop, as in Claude Code.
   grit                  interactive chat on a terminal (/help lists its commands)
   grit -p "task"        headless: run the task, print the result, exit
   cat log | grit -p "why does this fail?"   the prompt can come from stdin
-  grit -c               continue this project's latest session; grit -r ID resumes one
+  grit -c               continue this project's latest session; grit -r ID resumes one,
+                        grit -r alone picks one from a list
 
 The model is --model PROVIDER:MODEL (anthropic:, openai:, ollama:, scripted:PATH),
 else "model" in settings, else ollama:qwen2.5-coder:7b. Settings are read from
@@ -85,6 +89,7 @@ Also:
 	fl.StringArrayVar(&f.disallowed, "disallowedTools", nil, "rules that deny tool calls; a bare tool name also hides the tool")
 	fl.StringVar(&f.appendSystem, "append-system-prompt", "", "text appended to the system prompt")
 	fl.BoolVar(&f.verbose, "verbose", false, "show tool calls and notices on stderr (headless text output)")
+	fl.BoolVar(&f.noTUI, "no-tui", false, "interactive: the plain line-mode chat instead of the full-screen interface (also with TERM=dumb)")
 	return cmd
 }
 
@@ -99,7 +104,10 @@ func runAgent(e *env, cmd *cobra.Command, f agentFlags, args []string) error {
 			return usageErrorf("--permission-mode: %v", err)
 		}
 	}
-	if f.cont && f.resume != "" {
+	if f.resume == pickSessionArg {
+		f.resume, f.pickSession = "", true
+	}
+	if f.cont && (f.resume != "" || f.pickSession) {
 		return usageErrorf("use either -c/--continue or -r/--resume, not both")
 	}
 	prompt := strings.Join(args, " ")
@@ -118,7 +126,16 @@ func runAgent(e *env, cmd *cobra.Command, f agentFlags, args []string) error {
 		}
 	}
 	if interactive {
+		if useTUI(f) {
+			return runTUI(e, f, prompt)
+		}
+		if f.pickSession {
+			return usageErrorf("-r needs a session ID in line mode (grit sessions lists them)")
+		}
 		return runInteractive(e, f, prompt)
+	}
+	if f.pickSession {
+		return usageErrorf("-r needs a session ID without a terminal (grit sessions lists them)")
 	}
 	if strings.TrimSpace(prompt) == "" {
 		if f.print {
@@ -303,6 +320,7 @@ func oneLine(s string, max int) string {
 type chat struct {
 	e     *env
 	s     *app.AgentSession
+	opts  app.AgentOptions  // how s was opened, for /resume
 	layer *app.ContextLayer // context files, memory, skills, compaction
 	lines <-chan string     // the user's input lines; closed at EOF
 	quit  bool
@@ -331,6 +349,7 @@ func slashCommands() []slashCommand {
 		{"/skills", "/skills", "list the skills", slashSkills},
 		{"/usage", "/usage", "show tokens, the share read from cache, and the cost", slashUsage},
 		{"/memory", "/memory", "show the memory files (# NOTE adds a note)", slashMemory},
+		{"/resume", "/resume [ID]", "list this project's sessions, or switch to one", slashResume},
 		{"/goal", "/goal OBJECTIVE --until CMD", "work until CMD exits 0 (run by grit in the sandbox) or 10 turns are spent", slashGoal},
 		{"/todos", "/todos", "show the task list (TodoWrite)", slashTodos},
 		{"/mcp", "/mcp", "show the MCP servers: state, tool count, log", slashMCP},
@@ -486,8 +505,9 @@ func runInteractive(e *env, f agentFlags, first string) error {
 	if err != nil {
 		return err
 	}
-	defer s.Close()
 	c.s = s
+	defer func() { c.s.Close() }()
+	c.opts = opts
 	if c.layer, err = app.AttachContext(base, s, opts); err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -39,7 +40,7 @@ func isTTY(w any) bool {
 func Main(ctx context.Context, args []string, stdio Stdio) int {
 	e := &env{ctx: ctx, Stdio: stdio}
 	root := newRootCmd(e)
-	root.SetArgs(args)
+	root.SetArgs(resumeWithoutID(args))
 	root.SetIn(stdio.In)
 	root.SetOut(stdio.Out)
 	root.SetErr(stdio.Err)
@@ -88,4 +89,25 @@ func newRootCmd(e *env) *cobra.Command {
 		return usageErrorf("%v\nRun '%s --help' for usage.", err, c.CommandPath())
 	})
 	return root
+}
+
+// pickSessionArg stands for `-r` given no ID: the interactive session then
+// opens a picker, as Claude Code's `claude -r` does.
+const pickSessionArg = "\x00pick"
+
+// resumeWithoutID gives a bare -r/--resume (last, or followed by another
+// flag) the picker's value, since a flag's value cannot be optional and
+// still be written apart from it (`-r ID`).
+func resumeWithoutID(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i, a := range args {
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		out = append(out, a)
+		if (a == "-r" || a == "--resume") && (i+1 == len(args) || strings.HasPrefix(args[i+1], "-")) {
+			out = append(out, pickSessionArg)
+		}
+	}
+	return out
 }
