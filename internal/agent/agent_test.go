@@ -108,7 +108,7 @@ func TestToolCallsAnsweredInOrder(t *testing.T) {
 	if reqs[0].System != "test system prompt" || len(reqs[0].Tools) != 1 || reqs[0].Tools[0].Name != "Echo" {
 		t.Errorf("request 1 system %q tools %+v, want the system prompt and Echo", reqs[0].System, reqs[0].Tools)
 	}
-	want := []EventKind{KindTextDelta, KindTextDelta, KindTextDelta, KindToolStart, KindToolStart, KindToolStart, KindAssistant, KindToolUse, KindToolUse, KindToolResults, KindTextDelta, KindTextDelta, KindAssistant}
+	want := []EventKind{KindTextDelta, KindTextDelta, KindTextDelta, KindToolStart, KindToolStart, KindToolStart, KindUsage, KindAssistant, KindToolUse, KindToolUse, KindToolResults, KindTextDelta, KindTextDelta, KindUsage, KindAssistant}
 	if fmt.Sprint(kinds) != fmt.Sprint(want) {
 		t.Errorf("events = %v, want %v", kinds, want)
 	}
@@ -181,8 +181,8 @@ func TestMaxTokensContinues(t *testing.T) {
 	if got := req.Messages[n-2]; got.Role != provider.RoleAssistant || got.Text() != "The answer is 4" || len(got.Content) != 1 {
 		t.Errorf("continued request keeps %+v, want the partial text only", got)
 	}
-	if got := req.Messages[n-1].Text(); got != ContinueNudge {
-		t.Errorf("last message = %q, want the continue nudge", got)
+	if got := req.Messages[n-1].Text(); got != fmt.Sprintf(CutCallNudge, "Echo") {
+		t.Errorf("last message = %q, want the cut-call nudge", got)
 	}
 
 	// Bounded: the limit hit again and again ends the turn.
@@ -241,7 +241,7 @@ func TestMaxTurns(t *testing.T) {
 
 type fixedGate struct{ d Decision }
 
-func (g fixedGate) Check(ctx context.Context, name string, input json.RawMessage) Decision {
+func (g fixedGate) Check(ctx context.Context, c Call) Decision {
 	return g.d
 }
 
@@ -250,8 +250,8 @@ type answerAsker struct {
 	asked []string
 }
 
-func (a *answerAsker) Ask(ctx context.Context, name string, input json.RawMessage, reason string) (bool, error) {
-	a.asked = append(a.asked, name+": "+reason)
+func (a *answerAsker) Ask(ctx context.Context, c Call, reason string) (bool, error) {
+	a.asked = append(a.asked, c.Tool+": "+reason)
 	return a.ok, nil
 }
 
@@ -264,11 +264,11 @@ func TestGate(t *testing.T) {
 		wantRuns int
 		want     string
 	}{
-		{"allow", Decision{Allow, ""}, nil, 1, "Echo ran"},
-		{"deny", Decision{Deny, "deny rule Echo in user settings"}, nil, 0, "denied: deny rule Echo"},
-		{"headless ask", Decision{Ask, "Echo runs commands"}, nil, 0, "--permission-mode"},
-		{"ask approved", Decision{Ask, "Echo runs commands"}, &answerAsker{ok: true}, 1, "Echo ran"},
-		{"ask declined", Decision{Ask, "Echo runs commands"}, &answerAsker{ok: false}, 0, "user declined"},
+		{"allow", Decision{Behavior: Allow, Reason: ""}, nil, 1, "Echo ran"},
+		{"deny", Decision{Behavior: Deny, Reason: "deny rule Echo in user settings"}, nil, 0, "denied: deny rule Echo"},
+		{"headless ask", Decision{Behavior: Ask, Reason: "Echo runs commands"}, nil, 0, "--permission-mode"},
+		{"ask approved", Decision{Behavior: Ask, Reason: "Echo runs commands"}, &answerAsker{ok: true}, 1, "Echo ran"},
+		{"ask declined", Decision{Behavior: Ask, Reason: "Echo runs commands"}, &answerAsker{ok: false}, 0, "user declined"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -296,14 +296,22 @@ func TestGate(t *testing.T) {
 }
 
 func TestHeadlessDenialSaysHowToAllow(t *testing.T) {
-	msg := headlessDenial("Bash", json.RawMessage(`{"command":"npm test -- --watch"}`), "commands ask in default mode")
+	msg := headlessDenial("Bash", json.RawMessage(`{"command":"npm test -- --watch"}`), Decision{Reason: "commands ask in default mode"})
 	for _, want := range []string{"non-interactive", "--permission-mode bypassPermissions", `"Bash(npm:*)"`, "permissions.allow", "commands ask in default mode"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("headlessDenial = %q, want it to contain %q", msg, want)
 		}
 	}
-	if msg := headlessDenial("Edit", json.RawMessage(`{}`), ""); !strings.Contains(msg, "--permission-mode acceptEdits") {
+	if msg := headlessDenial("Edit", json.RawMessage(`{}`), Decision{}); !strings.Contains(msg, "--permission-mode acceptEdits") {
 		t.Errorf("headlessDenial(Edit) = %q, want acceptEdits suggested", msg)
+	}
+	// Issue 21, finding 10: no rule is offered where none helps, and an
+	// untrusted repository's settings file is not the one named.
+	if msg := headlessDenial("Bash", json.RawMessage(`{"command":"mv .git x"}`), Decision{Reason: "protected", Protected: true}); strings.Contains(msg, "Bash(mv:*)") || strings.Contains(msg, "--permission-mode") {
+		t.Errorf("headlessDenial(protected) = %q, want no rule or mode suggested", msg)
+	}
+	if msg := headlessDenial("Bash", json.RawMessage(`{"command":"make"}`), Decision{RulesFile: "~/.config/grit/settings.json"}); !strings.Contains(msg, "in ~/.config/grit/settings.json") {
+		t.Errorf("headlessDenial(untrusted) = %q, want the user's settings file named", msg)
 	}
 }
 
@@ -541,12 +549,39 @@ func BenchmarkTurn(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		a, err := New(Options{Provider: p, Tools: tool.NewRegistry(&echoTool{name: "Echo"}), System: "s", Gate: fixedGate{Decision{Allow, ""}}})
+		a, err := New(Options{Provider: p, Tools: tool.NewRegistry(&echoTool{name: "Echo"}), System: "s", Gate: fixedGate{Decision{Behavior: Allow, Reason: ""}}})
 		if err != nil {
 			b.Fatal(err)
 		}
 		if _, err := a.Run(context.Background(), "fix it"); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// stuckTool blocks and ignores its context, like a read stuck in the kernel.
+type stuckTool struct{ started, release chan struct{} }
+
+func (stuckTool) Name() string            { return "Stuck" }
+func (stuckTool) Description() string     { return "Hang." }
+func (stuckTool) Schema() json.RawMessage { return json.RawMessage(`{"type":"object"}`) }
+func (s stuckTool) Run(ctx context.Context, env *tool.Env, input json.RawMessage) (tool.Result, error) {
+	close(s.started)
+	<-s.release
+	return tool.Result{Content: "late"}, nil
+}
+
+// TestInterruptStuckTool (issue 21, finding 4): cancelling the run ends it
+// even when a tool call ignores its context.
+func TestInterruptStuckTool(t *testing.T) {
+	p := script(t, turn("tool_use", call("s1", "Stuck", map[string]any{})))
+	stuck := stuckTool{started: make(chan struct{}), release: make(chan struct{})}
+	defer close(stuck.release)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-stuck.started; cancel() }()
+	a, _ := newAgent(t, p, Options{Tools: tool.NewRegistry(stuck)})
+	res, err := a.Run(ctx, "x")
+	if !errors.Is(err, context.Canceled) || !res.Interrupted {
+		t.Fatalf("Run = %+v, %v; want interrupted", res, err)
 	}
 }

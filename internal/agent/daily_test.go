@@ -226,8 +226,8 @@ func TestTaskGatedInside(t *testing.T) {
 
 type denyGate struct{ name string }
 
-func (g denyGate) Check(ctx context.Context, name string, input json.RawMessage) Decision {
-	if name == g.name {
+func (g denyGate) Check(ctx context.Context, c Call) Decision {
+	if c.Tool == g.name {
 		return Decision{Behavior: Deny, Reason: "test rule"}
 	}
 	return Decision{Behavior: Allow}

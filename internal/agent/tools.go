@@ -4,12 +4,15 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/grit-dev/grit/internal/provider"
+	"github.com/grit-dev/grit/internal/sandbox"
 	"github.com/grit-dev/grit/internal/tool"
 )
 
@@ -51,6 +54,9 @@ func (a *Agent) runTools(ctx context.Context, calls []provider.Block, loops *loo
 				continue
 			case loopMsg != "":
 				set(k, "Not run: the turn was ended by loop detection.", true)
+				continue
+			case a.stopped() != "":
+				set(k, "Not run: a hook stopped the turn.", true)
 				continue
 			}
 			if n := loops.see(c.Name, c.Input); n > LoopRepeats {
@@ -144,19 +150,41 @@ func (a *Agent) runOne(ctx context.Context, c provider.Block) (string, bool, []t
 		if err != nil {
 			return "", false, nil, err
 		}
+		if out.Stop {
+			a.setStopped(out.StopReason)
+			return "Not run: a PreToolUse hook stopped the turn.", true, nil, nil
+		}
 		if out.Block {
 			return "Blocked by a PreToolUse hook: " + out.Reason, true, nil, nil
 		}
 	}
-	if msg, allowed, err := a.permit(ctx, c.Name, input); err != nil {
+	paths, refused, err := tool.Targets(ctx, t, a.opts.Env, input)
+	if err != nil {
+		if ctx.Err() != nil || harnessFailure(err) {
+			return "", false, nil, err
+		}
+		// Finding the target met the files or the index failing: the call
+		// cannot be checked, so it does not run; the model hears why.
+		return fmt.Sprintf("%s failed: %v", c.Name, err), true, nil, nil
+	}
+	if refused.IsError {
+		return refused.Content, true, nil, nil
+	}
+	if msg, allowed, err := a.permit(ctx, Call{Tool: c.Name, Input: input, Paths: paths}); err != nil {
 		return "", false, nil, err
 	} else if !allowed {
 		return msg, true, nil, nil
 	}
 	a.emit(Event{Kind: KindToolUse, ToolName: c.Name, ToolInput: input, ToolUseID: c.ID})
-	res, err := t.Run(ctx, a.opts.Env, input)
+	res, err := runUntilCancelled(ctx, func() (tool.Result, error) { return t.Run(ctx, a.opts.Env, input) })
 	if err != nil {
-		return "", false, nil, err
+		if ctx.Err() != nil || harnessFailure(err) {
+			return "", false, nil, err
+		}
+		// What the tool met in the files, the index or the system (a
+		// symlink loop, a parent that is a file, a read-only repository)
+		// goes back to the model like any failed call; the run goes on.
+		res = tool.Result{Content: fmt.Sprintf("%s failed: %v", c.Name, err), IsError: true}
 	}
 	content := res.Content
 	if a.opts.Hooks != nil {
@@ -166,6 +194,9 @@ func (a *Agent) runOne(ctx context.Context, c provider.Block) (string, bool, []t
 		}))
 		if err != nil {
 			return "", false, nil, err
+		}
+		if out.Stop {
+			a.setStopped(out.StopReason)
 		}
 		if out.Block {
 			content += "\n\nPostToolUse hook feedback: " + out.Reason
@@ -177,13 +208,53 @@ func (a *Agent) runOne(ctx context.Context, c provider.Block) (string, bool, []t
 	return content, res.IsError, res.Images, nil
 }
 
+// toolCancelGrace is how long a cancelled tool call may take to wind down
+// (kill its process group, remove the sandbox's mask points) before the
+// run stops waiting for it.
+const toolCancelGrace = 2 * time.Second
+
+// runUntilCancelled runs a tool call and returns when it ends, or shortly
+// after ctx is cancelled: a call stuck in a system call that ignores its
+// context (a read that never ends) must not keep SIGINT or SIGTERM from
+// ending the run. A stuck goroutine is left behind.
+func runUntilCancelled(ctx context.Context, run func() (tool.Result, error)) (tool.Result, error) {
+	type outcome struct {
+		res tool.Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		res, err := run()
+		done <- outcome{res, err}
+	}()
+	select {
+	case o := <-done:
+		return o.res, o.err
+	case <-ctx.Done():
+	}
+	select {
+	case o := <-done:
+		return o.res, o.err
+	case <-time.After(toolCancelGrace):
+		return tool.Result{}, ctx.Err()
+	}
+}
+
+// harnessFailure reports whether a tool's error is the harness's own and
+// ends the run: commands cannot be isolated as configured, so no Bash call
+// can run until the user acts. Every other tool error is a tool result.
+func harnessFailure(err error) bool {
+	return errors.Is(err, sandbox.ErrNoBackend)
+}
+
 // permit applies the gate (and the asker). It returns the tool_result text
 // for a refused call.
-func (a *Agent) permit(ctx context.Context, name string, input json.RawMessage) (string, bool, error) {
+func (a *Agent) permit(ctx context.Context, c Call) (string, bool, error) {
 	if a.opts.Gate == nil {
 		return "", true, nil
 	}
-	d := a.opts.Gate.Check(ctx, name, input)
+	name, input := c.Tool, c.Input
+	d := a.opts.Gate.Check(ctx, c)
 	switch d.Behavior {
 	case Allow:
 		return "", true, nil
@@ -191,11 +262,18 @@ func (a *Agent) permit(ctx context.Context, name string, input json.RawMessage) 
 		return fmt.Sprintf("Permission to use %s was denied: %s", name, orDefault(d.Reason, "a deny rule matched")), false, nil
 	case Ask:
 		if a.opts.Asker == nil {
-			return headlessDenial(name, input, d.Reason), false, nil
+			return headlessDenial(name, input, d), false, nil
+		}
+		if a.opts.Hooks != nil {
+			// Claude Code's Notification: the user is needed.
+			msg := "Grit needs your permission to use " + name
+			if _, err := a.opts.Hooks.Fire(ctx, EventNotification, a.hookInput(map[string]any{"message": msg})); err != nil {
+				return "", false, err
+			}
 		}
 		// Parallel reads may ask at once; the user answers one question at a time.
 		a.askMu.Lock()
-		ok, err := a.opts.Asker.Ask(ctx, name, input, d.Reason)
+		ok, err := a.opts.Asker.Ask(ctx, c, d.Reason)
 		a.askMu.Unlock()
 		if err != nil {
 			return "", false, fmt.Errorf("ask permission for %s: %w", name, err)
@@ -209,8 +287,19 @@ func (a *Agent) permit(ctx context.Context, name string, input json.RawMessage) 
 }
 
 // headlessDenial explains an ask that no one can answer, and how the user
-// can allow the call.
-func headlessDenial(name string, input json.RawMessage, reason string) string {
+// can allow the call: a rule or mode only where one would help, in the
+// settings file that counts.
+func headlessDenial(name string, input json.RawMessage, d Decision) string {
+	if name == "ExitPlanMode" {
+		return "Plan mode is on and this session is non-interactive, so no one can approve the plan here. " +
+			"End your turn with the whole plan as your reply; the user can carry it out by running grit again with --permission-mode default or acceptEdits."
+	}
+	reason := orDefault(d.Reason, "this tool asks in the current permission mode")
+	if d.Protected {
+		return fmt.Sprintf("Permission to use %s requires approval (%s), and this session is non-interactive, so it was denied. "+
+			"Protected paths need a person's approval in every mode: no rule or permission mode allows this call, so run it in an interactive session. "+
+			"Continue without this call if you can, or stop and say what you need.", name, reason)
+	}
 	rule := name
 	mode := "bypassPermissions"
 	if name == "Bash" {
@@ -232,10 +321,11 @@ func headlessDenial(name string, input json.RawMessage, reason string) string {
 			rule = "WebFetch(domain:" + u.Hostname() + ")"
 		}
 	}
+	file := orDefault(d.RulesFile, ".grit/settings.json")
 	return fmt.Sprintf("Permission to use %s requires approval (%s), and this session is non-interactive, so it was denied. "+
-		"The user can allow it by running grit with --permission-mode %s, with --allowedTools %q, or by adding %q to permissions.allow in .grit/settings.json. "+
+		"The user can allow it by running grit with --permission-mode %s, with --allowedTools %q, or by adding %q to permissions.allow in %s. "+
 		"Continue without this call if you can, or stop and say what you need.",
-		name, orDefault(reason, "this tool asks in the current permission mode"), mode, rule, rule)
+		name, reason, mode, rule, rule, file)
 }
 
 func orDefault(s, def string) string {

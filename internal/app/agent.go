@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -66,7 +67,8 @@ type AgentSession struct {
 	// process and this one continues in a fork of it.
 	ForkedFrom string
 
-	Root string // the workspace, symlinks resolved
+	Root string // the workspace (the git top level, or the directory given), symlinks resolved
+	Cwd  string // where grit was started, in Root: relative paths and Bash start here
 	// Trusted says whether the repository's own settings, hooks and skills
 	// are honoured (grit trust).
 	Trusted bool
@@ -84,32 +86,17 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 	if warnf == nil {
 		warnf = func(string, ...any) {}
 	}
-	root := o.Root
-	if root == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return nil, err
-		}
-		root = wd
-	}
-	root, err := filepath.Abs(root)
+	root, err := workspaceRoot(o.Root)
 	if err != nil {
 		return nil, err
 	}
-	settings, src, err := config.Load(root, o.ConfigOpts)
-	if err != nil {
-		return nil, err
-	}
-
-	// Trust decides whether the repository's own settings count.
-	status, err := checkTrust(root, o.TrustPath)
+	settings, src, status, err := LoadSettings(root, o.ConfigOpts, o.TrustPath)
 	if err != nil {
 		return nil, err
 	}
 	trusted := status.Honoured()
 	if !trusted {
 		warnf("%s", status.Describe())
-		settings = untrustedSettings(src)
 	}
 
 	s := &AgentSession{Settings: settings, Trusted: trusted}
@@ -130,6 +117,13 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 		s.Model = p.Name()
 	}
 
+	// additionalDirectories are absolute from here on (relative ones start
+	// at the workspace root, ~ at the home directory).
+	for i, d := range settings.Permissions.AdditionalDirectories {
+		settings.Permissions.AdditionalDirectories[i] = absDir(d, root, o.ConfigOpts.Home)
+	}
+	s.Settings = settings
+
 	// Tools and where Bash runs.
 	runner := o.Runner
 	if runner == nil {
@@ -143,7 +137,16 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 	}
 	s.Root = env.Root
 	s.env = env
+	s.Cwd = launchDir(env.Root)
+	// Relative paths and Bash start where grit was started, as in Claude Code.
+	if err := env.SetBase(s.Cwd); err != nil {
+		return nil, err
+	}
+	env.SetCwd(s.Cwd)
 	env.Index = s.index
+	for _, k := range sortedKeys(settings.Env) {
+		env.Vars = append(env.Vars, k+"="+settings.Env[k])
+	}
 	tools := tool.Default(env)
 	var keep []tool.Tool
 	removed := map[string]bool{}
@@ -177,6 +180,7 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 		Mode: mode, Root: env.Root,
 		Managed: src.Managed.Settings.Permissions, User: user, Project: project,
 		ProjectTrusted: trusted, Home: o.ConfigOpts.Home,
+		Cwd: env.Cwd, AdditionalDirs: settings.Permissions.AdditionalDirectories,
 		ReadOnlyTools: sideEffectFreeTools,
 	})
 	if err != nil {
@@ -186,6 +190,10 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 		warnf("%s", n)
 	}
 	s.Engine = engine
+	if !removed[permission.ExitPlanMode] {
+		// Plan mode's way out; it switches the engine's mode once approved.
+		tools.Add(tool.ExitPlanMode{Mode: engine.Mode, SetMode: engine.SetMode})
+	}
 
 	// The session.
 	st, err := session.NewStore(o.DataHome, root)
@@ -241,12 +249,13 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 	if maxTurns == 0 {
 		maxTurns = settings.MaxTurns
 	}
-	system := agent.SystemPrompt(agent.DetectPromptEnv(env.Root), o.AppendSystemPrompt)
+	system := agent.SystemPrompt(agent.DetectPromptEnv(s.Cwd), o.AppendSystemPrompt)
 	s.Agent, err = agent.New(agent.Options{
 		Provider: p, Tools: tools, Env: env,
 		Gate: PermissionGate(engine), Asker: o.Asker, Hooks: hooks,
 		Session: s.Session, History: history, Resumed: s.Resumed,
 		System: system, MaxTurns: maxTurns, OnEvent: o.OnEvent,
+		PlanMode: func() bool { return engine.Mode() == permission.ModePlan },
 	})
 	if err != nil {
 		s.Close()
@@ -281,15 +290,25 @@ func (s *AgentSession) SetModel(spec string) error {
 	return nil
 }
 
-// Close releases the session and the index, and kills the session's
-// background shells.
+// End fires the SessionEnd hooks (reason as in Claude Code:
+// "prompt_input_exit" when the user left, "other" otherwise). Close calls
+// it with "other" if no one did.
+func (s *AgentSession) End(ctx context.Context, reason string) error {
+	if s.Agent == nil {
+		return nil
+	}
+	return s.Agent.End(ctx, reason)
+}
+
+// Close fires SessionEnd if it has not fired, stops the MCP servers, kills
+// the background shells, and releases the session and the index.
 func (s *AgentSession) Close() error {
+	err := s.End(context.Background(), "other")
 	if s.env != nil {
 		s.env.Close()
 	}
-	var err error
 	if s.MCP != nil {
-		err = s.MCP.Close()
+		err = errors.Join(err, s.MCP.Close())
 	}
 	if s.Session != nil {
 		err = errors.Join(err, s.Session.Close())
@@ -382,7 +401,51 @@ func checkTrust(root, trustPath string) (permission.TrustStatus, error) {
 	return status, nil
 }
 
+// LoadSettings reads root's settings under the one trust rule every command
+// follows: the repository's own layers (.grit/settings.json and
+// settings.local.json: a model, a provider URL, permission rules) count
+// only while the user trusts it (grit trust). trustPath "" is the default
+// trust file. The status says whether they were honoured.
+func LoadSettings(root string, opts config.LoadOptions, trustPath string) (config.Settings, config.Sources, permission.TrustStatus, error) {
+	settings, src, err := config.Load(root, opts)
+	if err != nil {
+		return settings, src, permission.TrustStatus{}, err
+	}
+	status, err := checkTrust(root, trustPath)
+	if err != nil {
+		return settings, src, status, err
+	}
+	if !status.Honoured() {
+		settings = untrustedSettings(src)
+	}
+	return settings, src, status, nil
+}
+
 // untrustedSettings merges the settings layers without the repository's own.
 func untrustedSettings(src config.Sources) config.Settings {
 	return config.Merge(src.Defaults.Settings, src.User.Settings, src.Managed.Settings, src.Env.Settings)
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// absDir makes a settings directory absolute: "~/" at home ("" is the
+// user's home), relative ones at root.
+func absDir(d, root, home string) string {
+	if d == "~" || strings.HasPrefix(d, "~/") {
+		if home == "" {
+			home, _ = os.UserHomeDir()
+		}
+		return filepath.Join(home, strings.TrimPrefix(d, "~"))
+	}
+	if filepath.IsAbs(d) {
+		return filepath.Clean(d)
+	}
+	return filepath.Join(root, d)
 }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -30,7 +31,7 @@ import (
 // system prompt names it and ToolSearch loads its schema on demand.
 var CoreTools = map[string]bool{
 	"Bash": true, "Read": true, "Edit": true, "Write": true, "Grep": true, "Glob": true,
-	"Locate": true, "EditFunction": true, "Skill": true, "ToolSearch": true,
+	"Locate": true, "EditFunction": true, "Skill": true, "ToolSearch": true, "ExitPlanMode": true,
 }
 
 // ContextLayer is a session's context layer: the context files, memory and
@@ -105,7 +106,7 @@ func NewContextLayer(o ContextOptions) (*ContextLayer, error) {
 		}
 	}
 	l := &ContextLayer{Files: files, Memories: mems, Skills: skills, Window: o.Window, Model: o.Model,
-		root: o.Root, appendPrompt: o.AppendSystemPrompt, promptEnv: agent.DetectPromptEnv(o.Root)}
+		root: o.Root, appendPrompt: o.AppendSystemPrompt, promptEnv: agent.DetectPromptEnv(cmp.Or(o.Cwd, o.Root))}
 	l.memoryText, l.warnings = contextfiles.RenderMemory(mems)
 	if l.Commands, err = contextfiles.FindCommands(fo, repoDefinitionsHonoured(!o.Untrusted)); err != nil {
 		return nil, err
@@ -343,8 +344,15 @@ func (l *ContextLayer) Report(messages []provider.Message, last provider.Usage) 
 		rows[i].Percent = math.Round(1000*float64(rows[i].Tokens)/float64(denom)) / 10
 	}
 	rep.Rows = rows
+	// Lists are [] in JSON, never null.
 	if rep.Files == nil {
 		rep.Files = []contextfiles.File{}
+	}
+	if rep.Skills == nil {
+		rep.Skills = []contextfiles.Skill{}
+	}
+	if rep.Deferred == nil {
+		rep.Deferred = []string{}
 	}
 	return rep
 }
@@ -455,11 +463,9 @@ type UsageReport struct {
 	CostKnown  bool    `json:"cost_known"`
 }
 
-// Usage totals the session's calls (summaries included) on model.
+// Usage reports total, the session's calls on model (the agent counts
+// compaction's summary calls in it).
 func (l *ContextLayer) Usage(total provider.Usage) UsageReport {
-	if l.Compactor != nil {
-		total.Add(l.Compactor.Spent())
-	}
 	r := UsageReport{Model: l.Model, Usage: total}
 	if in := total.InputTokens + total.CacheReadTokens + total.CacheWriteTokens; in > 0 {
 		r.CacheShare = float64(total.CacheReadTokens) / float64(in)
@@ -526,12 +532,8 @@ func AttachContext(ctx context.Context, s *AgentSession, o AgentOptions) (*Conte
 			disallowed[r] = true
 		}
 	}
-	cwd, _ := os.Getwd()
-	if rel, err := filepath.Rel(s.Root, cwd); err != nil || strings.HasPrefix(rel, "..") {
-		cwd = s.Root
-	}
 	l, err := NewContextLayer(ContextOptions{
-		Root: s.Root, Cwd: cwd, ConfigOpts: o.ConfigOpts, AppendSystemPrompt: o.AppendSystemPrompt,
+		Root: s.Root, Cwd: s.Cwd, ConfigOpts: o.ConfigOpts, AppendSystemPrompt: o.AppendSystemPrompt,
 		Model: s.Model, Window: ContextWindow(ctx, s.Model, s.Settings, s.Agent.Provider()),
 		Untrusted: !s.Trusted,
 	})
@@ -553,26 +555,15 @@ func AttachContext(ctx context.Context, s *AgentSession, o AgentOptions) (*Conte
 // workspace (with a saved session's conversation when o.Resume or
 // o.Continue names one), without starting a model.
 func ContextFor(ctx context.Context, o AgentOptions) (ContextReport, error) {
-	root := o.Root
-	if root == "" {
-		root = "."
-	}
-	root, err := filepath.Abs(root)
-	if err != nil {
-		return ContextReport{}, err
-	}
-	settings, src, err := config.Load(root, o.ConfigOpts)
+	root, err := workspaceRoot(o.Root)
 	if err != nil {
 		return ContextReport{}, err
 	}
 	// What a session would load: an untrusted repository's own settings and
 	// skills are left out, as AgentSession leaves them out.
-	status, err := checkTrust(root, o.TrustPath)
+	settings, src, status, err := LoadSettings(root, o.ConfigOpts, o.TrustPath)
 	if err != nil {
 		return ContextReport{}, err
-	}
-	if !status.Honoured() {
-		settings = untrustedSettings(src)
 	}
 	model := o.Model
 	if model == "" {
@@ -598,11 +589,7 @@ func ContextFor(ctx context.Context, o AgentOptions) (ContextReport, error) {
 	if kind, _, _ := strings.Cut(model, ":"); kind == "ollama" {
 		p, _ = s.newProvider(model) // for the window Ollama reports; no model call
 	}
-	cwd, _ := os.Getwd()
-	if rel, err := filepath.Rel(env.Root, cwd); err != nil || strings.HasPrefix(rel, "..") {
-		cwd = env.Root
-	}
-	l, err := NewContextLayer(ContextOptions{Root: env.Root, Cwd: cwd, ConfigOpts: o.ConfigOpts, AppendSystemPrompt: o.AppendSystemPrompt,
+	l, err := NewContextLayer(ContextOptions{Root: env.Root, Cwd: launchDir(env.Root), ConfigOpts: o.ConfigOpts, AppendSystemPrompt: o.AppendSystemPrompt,
 		Model: model, Window: ContextWindow(ctx, model, settings, p), Untrusted: !status.Honoured()})
 	if err != nil {
 		return ContextReport{}, err

@@ -16,6 +16,7 @@ import (
 
 	"github.com/grit-dev/grit/internal/index"
 	"github.com/grit-dev/grit/internal/search"
+	"github.com/grit-dev/grit/internal/span"
 )
 
 // The explorer's vocabulary, re-exported so that the web face needs to import
@@ -58,6 +59,9 @@ type ExploreOptions struct {
 	Model string
 	// Git is the git binary; "" means "git" from PATH.
 	Git string
+	// Served is the local directory grit explore was started on, which
+	// the page may reopen (see StartFromPage); "" if none.
+	Served string
 }
 
 // Explorer is the service behind `grit explore`: one active repository with
@@ -607,21 +611,17 @@ func CleanRepoPath(p string) (string, error) {
 // readConfined reads a regular file through root: os.Root refuses "..",
 // absolute paths and symlinks that lead out of the repository.
 func readConfined(root *os.Root, rel string) ([]byte, error) {
-	f, err := root.Open(filepath.FromSlash(rel))
+	f, fi, err := span.OpenRegular(root, filepath.FromSlash(rel))
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
 			return nil, fmt.Errorf("%w: %s", ErrNotFound, rel)
+		case errors.Is(err, span.ErrNotRegular):
+			return nil, fmt.Errorf("%w: %s is not a regular file", ErrBadRequest, rel)
 		}
 		return nil, fmt.Errorf("%w: %s: %w", ErrOutsideRepo, rel, err)
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", rel, err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%w: %s is not a regular file", ErrBadRequest, rel)
-	}
 	if fi.Size() > exploreMaxFile {
 		return nil, fmt.Errorf("%w: %s is %d bytes (limit %d)", ErrBadRequest, rel, fi.Size(), exploreMaxFile)
 	}

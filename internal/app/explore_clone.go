@@ -106,6 +106,40 @@ func ParseSource(s string) (Source, error) {
 	return Source{Raw: s, Dir: abs}, nil
 }
 
+// StartFromPage is Start for a source typed into the page. A local
+// directory is indexed in place (its .grit/ written), so the page may name
+// only the served repository or a clone in the cache: anything else (/etc,
+// another user's tree) is refused; grit explore DIR opens it.
+func (x *Explorer) StartFromPage(source string) error {
+	src, err := ParseSource(source)
+	if err != nil {
+		return err
+	}
+	if !src.Clone {
+		cache, err := x.CacheDir()
+		if err != nil {
+			return err
+		}
+		repos := filepath.Join(cache, "repos")
+		dir, served := realPath(src.Dir), realPath(x.opts.Served)
+		if dir != served && !strings.HasPrefix(dir, realPath(repos)+string(filepath.Separator)) {
+			return fmt.Errorf("%w: %s is a local directory other than the one being explored; the page opens URLs, bare repositories and clones in %s only (run grit explore %s to explore it)", ErrBadRequest, src.Dir, repos, src.Dir)
+		}
+	}
+	return x.Start(source)
+}
+
+// realPath is p with symlinks resolved, or p when that fails.
+func realPath(p string) string {
+	if p == "" {
+		return ""
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
 // isBareRepo reports whether dir looks like a bare git repository.
 func isBareRepo(dir string) bool {
 	for _, name := range []string{"HEAD", "objects", "refs"} {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"text/template"
 	"time"
@@ -205,12 +204,7 @@ func (x *Explorer) Apply(ctx context.Context, defID int64, replacement, fileHash
 	if err != nil {
 		return nil, err
 	}
-	if err := snap.Save(d.Path); err != nil {
-		snap.Discard()
-		return nil, err
-	}
-	abs := filepath.Join(r.root, filepath.FromSlash(d.Path))
-	if _, err := edit.ReplaceDef(abs, span.Range{Start: d.Start, End: d.End}, fileHash, v.Source); err != nil {
+	if _, err := snap.ApplyFile(d.Path, fileHash, edit.Op{Kind: edit.OpReplace, Range: span.Range{Start: d.Start, End: d.End}, Text: v.Source}); err != nil {
 		snap.Discard()
 		if errors.Is(err, edit.ErrStale) {
 			return nil, fmt.Errorf("%w: %w", ErrConflict, err)

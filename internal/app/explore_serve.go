@@ -29,10 +29,11 @@ type ExploreServer struct {
 // StartExplorer validates the source, listens, and starts loading the source
 // in the background (progress shows in the page). Call Serve next.
 func StartExplorer(opts ExploreServeOptions) (*ExploreServer, error) {
-	if _, err := ParseSource(opts.Source); err != nil {
+	src, err := ParseSource(opts.Source)
+	if err != nil {
 		return nil, err
 	}
-	x := NewExplorer(ExploreOptions{Model: ExploreModelSpec(opts.Model), CacheDir: opts.CacheDir})
+	x := NewExplorer(ExploreOptions{Model: ExploreModelSpec(opts.Model), CacheDir: opts.CacheDir, Served: src.Dir})
 	srv, err := web.New(ExploreBackend(x), web.Options{Addr: opts.Addr, Token: opts.Token})
 	if err != nil {
 		x.Close()
@@ -132,7 +133,7 @@ func (b exploreBackend) File(ctx context.Context, path string, start, end int) (
 	return result(b.x.File(ctx, path, start, end))
 }
 
-func (b exploreBackend) Clone(source string) error { return httpErr(b.x.Start(source)) }
+func (b exploreBackend) Clone(source string) error { return httpErr(b.x.StartFromPage(source)) }
 
 func (b exploreBackend) CheckDef(ctx context.Context, defID int64) error {
 	_, err := b.x.DefByID(ctx, defID)

@@ -2,13 +2,13 @@ package app
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/grit-dev/grit/internal/index"
 	"github.com/grit-dev/grit/internal/index/treesitter"
+	"github.com/grit-dev/grit/internal/span"
 )
 
 // NewParser returns the tree-sitter parser every index uses.
@@ -66,7 +66,7 @@ func parseAll(ctx context.Context, root string, paths []string, workers int, fn 
 		go func() {
 			defer wg.Done()
 			for rel := range ch {
-				src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+				src, err := span.ReadFile(filepath.Join(root, filepath.FromSlash(rel)), 0)
 				if err == nil {
 					err = fn(rel, src)
 				}

@@ -2,10 +2,10 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/grit-dev/grit/internal/agent"
 	"github.com/grit-dev/grit/internal/config"
@@ -114,8 +114,10 @@ func SandboxConfig(root string, s config.Settings) sandbox.Config {
 	if s.Sandbox.Enabled != nil && !*s.Sandbox.Enabled {
 		backend = sandbox.BackendNone
 	}
+	// permissions.additionalDirectories widen the workspace for Bash too.
+	writable := append(append([]string(nil), s.Sandbox.WritablePaths...), s.Permissions.AdditionalDirectories...)
 	return sandbox.Config{Workspace: root, Backend: backend, Network: s.Sandbox.Network,
-		WritablePaths: s.Sandbox.WritablePaths, EnvPassthrough: s.Sandbox.EnvPassthrough}
+		WritablePaths: writable, EnvPassthrough: s.Sandbox.EnvPassthrough}
 }
 
 // NewSandboxRunner builds the Runner for Bash and for harness-run checks
@@ -133,11 +135,19 @@ func NewSandboxRunner(root string, s config.Settings) (sandbox.Runner, error) {
 // PermissionGate adapts the permission engine to the agent's Gate.
 func PermissionGate(e *permission.Engine) agent.Gate { return engineGate{e} }
 
+// userSettingsHint names the user's settings file in a headless denial
+// when the repository's own is ignored (not trusted).
+const userSettingsHint = "~/.config/grit/settings.json (the repository's .grit/settings.json counts only after grit trust)"
+
 type engineGate struct{ e *permission.Engine }
 
-func (g engineGate) Check(ctx context.Context, name string, input json.RawMessage) agent.Decision {
-	d := g.e.Check(ctx, name, input)
-	return agent.Decision{Behavior: d.Behavior, Reason: d.Reason}
+func (g engineGate) Check(ctx context.Context, c agent.Call) agent.Decision {
+	d := g.e.CheckPaths(ctx, c.Tool, c.Input, c.Paths)
+	out := agent.Decision{Behavior: d.Behavior, Reason: d.Reason, Protected: d.Protected}
+	if !g.e.ProjectTrusted() {
+		out.RulesFile = userSettingsHint
+	}
+	return out
 }
 
 // HookLayers are the settings' hooks, strongest first; the repository's
@@ -151,15 +161,22 @@ func HookLayers(src config.Sources, trusted bool) []agent.HookLayer {
 	}
 }
 
-// workspaceRoot is root made absolute ("" is the current directory), as
-// OpenAgent resolves it: trust is keyed by the same path.
+// WorkspaceRoot is the workspace a session started here would have (""):
+// the git top level of the current directory, else the current directory;
+// or root made absolute. Sessions are stored and listed under it.
+func WorkspaceRoot(root string) (string, error) { return workspaceRoot(root) }
+
+// workspaceRoot is the workspace of a session, as OpenAgent resolves it
+// (trust is keyed by the same path): root made absolute when given, else
+// the git top level of the current directory (as Claude Code takes the
+// project), else the current directory.
 func workspaceRoot(root string) (string, error) {
 	if root == "" {
 		wd, err := os.Getwd()
 		if err != nil {
 			return "", err
 		}
-		root = wd
+		root = gitTop(wd)
 	}
 	abs, err := filepath.Abs(root)
 	if err != nil {
@@ -173,4 +190,35 @@ func workspaceRoot(root string) (string, error) {
 		return "", fmt.Errorf("workspace %s is not a directory", abs)
 	}
 	return abs, nil
+}
+
+// gitTop is the top level of the git work tree holding dir (the nearest
+// directory with a .git entry, a directory or a worktree's file), or dir.
+func gitTop(dir string) string {
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
+	}
+}
+
+// launchDir is the current directory when it lies in the workspace root
+// (symlinks resolved), else root: where relative paths and Bash start.
+func launchDir(root string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return root
+	}
+	if real, err := filepath.EvalSymlinks(wd); err == nil {
+		wd = real
+	}
+	if rel, err := filepath.Rel(root, wd); err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return root
+	}
+	return wd
 }

@@ -33,9 +33,9 @@ such as Session.get), only that definition's subtree is printed.`,
 					file, sym = file[:i], file[i+1:]
 				}
 			}
-			src, err := os.ReadFile(file)
+			_, _, src, err := readRepoFile(file)
 			if err != nil {
-				return withCode(ExitNotFound, fmt.Errorf("%s: no such file", file))
+				return err
 			}
 			var r *[2]int
 			if sym != "" {

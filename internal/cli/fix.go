@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -83,9 +84,18 @@ func runFix(ctx context.Context, e *env, task string, f fixFlags) error {
 	}
 	o := app.FixOptions{Model: f.model, Test: f.test, Attempts: f.attempts, DryRun: f.dryRun, Sandbox: f.sandbox, Progress: e.Err}
 	if o.Model == "" {
-		if s, _, err := config.Load(f.repo, config.LoadOptions{}); err == nil {
-			o.Model = s.Model
+		root, err := filepath.Abs(f.repo)
+		if err != nil {
+			return err
 		}
+		s, _, status, err := app.LoadSettings(root, config.LoadOptions{}, "")
+		if err != nil {
+			return err
+		}
+		if !status.Honoured() {
+			fmt.Fprintf(e.Err, "grit: %s\n", status.Describe())
+		}
+		o.Model = s.Model
 	}
 	if f.traceback != "" {
 		b, err := os.ReadFile(f.traceback)

@@ -35,7 +35,9 @@ whose size and mtime are unchanged are not read, and only edges that depend on a
 changed file are recomputed. A damaged index is moved aside and rebuilt.
 
 The report gives files seen, parsed, reused and removed, the reuse rate and the
-time, and every skipped file with its reason.`,
+time, and every skipped file with its reason. A file indexed only in part
+(definitions nested deeper than 32 levels, names over 256 bytes, qualified
+names over 1 KiB, more than 20,000 definitions) gets a note saying so.`,
 		Example: `  grit index                 # index the current repository
   grit index ~/src/requests  # index another one
   grit index --json | jq .parsed`,
@@ -95,6 +97,9 @@ func printStats(w io.Writer, root string, st index.Stats) {
 		root, st.Seen, st.Parsed, st.Reused, st.Removed, 100*st.ReuseRate, st.Defs, st.Duration.Round(time.Millisecond))
 	for _, s := range st.Skipped {
 		fmt.Fprintf(w, "  skipped %s: %s\n", s.Path, s.Reason)
+	}
+	for _, s := range st.Capped {
+		fmt.Fprintf(w, "  note: %s indexed in part: %s\n", s.Path, s.Reason)
 	}
 }
 

@@ -1,21 +1,23 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/grit-dev/grit/internal/app"
 	"github.com/grit-dev/grit/internal/index"
+	"github.com/grit-dev/grit/internal/span"
 )
 
 // openFileIndex opens and updates the index of the repository holding file.
 func openFileIndex(e *env, file string) (*index.Index, string, error) {
-	if _, err := os.Stat(file); err != nil {
-		return nil, "", withCode(ExitNotFound, fmt.Errorf("%s: no such file", file))
-	}
-	root, rel, err := repoRoot(file)
+	root, rel, _, err := readRepoFile(file)
 	if err != nil {
 		return nil, "", err
 	}
@@ -28,6 +30,40 @@ func openFileIndex(e *env, file string) (*index.Index, string, error) {
 		return nil, "", err
 	}
 	return ix, rel, nil
+}
+
+// readRepoFile finds file's repository and reads file through it: a
+// regular file inside the repository, never through a symlink that leads
+// out of it (grit index skips those), never a FIFO or device. The same
+// rule as the index, the agent's tools, MCP and the explorer.
+func readRepoFile(file string) (root, rel string, src []byte, err error) {
+	if _, err := os.Lstat(file); err != nil {
+		return "", "", nil, withCode(ExitNotFound, fmt.Errorf("%s: no such file", file))
+	}
+	root, rel, err = repoRoot(file)
+	if err != nil {
+		return "", "", nil, err
+	}
+	if rel == ".." || strings.HasPrefix(rel, "../") {
+		return "", "", nil, usageErrorf("%s is outside the repository %s: run grit from the repository that holds it", file, root)
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return "", "", nil, err
+	}
+	defer r.Close()
+	src, err = span.ReadRegular(r, filepath.FromSlash(rel), 0)
+	switch {
+	case errors.Is(err, span.ErrNotRegular):
+		return "", "", nil, usageErrorf("%s: %v", file, errors.Unwrap(err))
+	case errors.Is(err, fs.ErrNotExist):
+		return "", "", nil, withCode(ExitNotFound, fmt.Errorf("%s: no such file", file))
+	case err != nil && strings.Contains(err.Error(), "path escapes from parent"):
+		return "", "", nil, usageErrorf("%s leads out of the repository %s through a symlink; grit reads files inside it only", file, root)
+	case err != nil:
+		return "", "", nil, err
+	}
+	return root, rel, src, nil
 }
 
 func newSymbolsCmd(e *env) *cobra.Command {

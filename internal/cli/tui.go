@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -75,7 +74,7 @@ func runTUI(e *env, f agentFlags, first string) error {
 }
 
 func pickSession(ctx context.Context, e *env) (string, error) {
-	wd, err := os.Getwd()
+	wd, err := app.WorkspaceRoot("")
 	if err != nil {
 		return "", err
 	}
@@ -100,8 +99,9 @@ type tuiAsker struct {
 	prog **tui.Program
 }
 
-func (a tuiAsker) Ask(ctx context.Context, name string, input json.RawMessage, reason string) (bool, error) {
-	grants := a.c.s.Engine.GrantsFor(name, input)
+func (a tuiAsker) Ask(ctx context.Context, call agent.Call, reason string) (bool, error) {
+	name, input := call.Tool, call.Input
+	grants := a.c.s.Engine.GrantsFor(name, input, call.Paths...)
 	ans, err := (*a.prog).Ask(ctx, name, input, reason, grants)
 	if err != nil {
 		return false, err
@@ -110,6 +110,9 @@ func (a tuiAsker) Ask(ctx context.Context, name string, input json.RawMessage, r
 	case tui.AllowOnce:
 		return true, nil
 	case tui.AllowAlways:
+		if name == "ExitPlanMode" { // "yes, and accept edits"
+			return true, a.c.s.Engine.SetMode("acceptEdits")
+		}
 		for _, g := range grants {
 			if err := a.c.s.Engine.GrantSession(g); err != nil {
 				return false, err

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/grit-dev/grit/internal/span"
 )
 
 // importer expands the @path imports of one context file.
@@ -63,7 +65,7 @@ func (im *importer) expandAt(path, text string, stack []string) string {
 		case im.done[real]:
 			continue // imported once already
 		}
-		data, err := os.ReadFile(real)
+		data, err := span.ReadFile(real, 0)
 		if err != nil {
 			im.warn(path, ref, err.Error())
 			continue

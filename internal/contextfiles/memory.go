@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/grit-dev/grit/internal/span"
 )
 
 // Memory load caps: the first MemoryMaxLines lines or MemoryMaxBytes bytes,
@@ -52,7 +54,7 @@ func Memories(opts Options) ([]Memory, error) {
 
 // Read returns the whole file; a missing file is empty.
 func (m Memory) Read() (string, error) {
-	data, err := os.ReadFile(m.Path)
+	data, err := span.ReadFile(m.Path, 0)
 	if os.IsNotExist(err) {
 		return "", nil
 	}

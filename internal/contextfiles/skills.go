@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v4"
+
+	"github.com/grit-dev/grit/internal/span"
 )
 
 // SkillFile is the file that makes a folder a skill.
@@ -56,6 +58,10 @@ func SkillDirs(opts Options) ([][2]string, error) {
 	if o.UserDir != "" {
 		out = append(out, [2]string{filepath.Join(o.UserDir, "skills"), "user"})
 	}
+	if o.Home != "" {
+		// Claude Code's personal skills are the user's too.
+		out = append(out, [2]string{filepath.Join(o.Home, ".claude", "skills"), "user"})
+	}
 	return out, nil
 }
 
@@ -81,7 +87,7 @@ func FindSkills(opts Options) (*Skills, error) {
 			if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 				continue
 			}
-			data, err := os.ReadFile(filepath.Join(dir, SkillFile))
+			data, err := span.ReadFile(filepath.Join(dir, SkillFile), 0)
 			if os.IsNotExist(err) {
 				continue
 			}
@@ -227,7 +233,7 @@ func (s *Skills) LoadSkill(name string) (body, dir string, files []string, err e
 	if !ok {
 		return "", "", nil, fmt.Errorf("no skill %q (expected one of: %s)", name, strings.Join(s.SkillNames(), ", "))
 	}
-	data, err := os.ReadFile(filepath.Join(sk.Dir, SkillFile))
+	data, err := span.ReadFile(filepath.Join(sk.Dir, SkillFile), 0)
 	if err != nil {
 		return "", "", nil, fmt.Errorf("load skill %s: %w", name, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -32,6 +33,10 @@ type SnapshotFile struct {
 	After   string `json:"after,omitempty"`   // hash after the edit, set by Commit
 	Blob    string `json:"blob,omitempty"`    // file name of the saved bytes in the snapshot dir
 	Removed bool   `json:"removed,omitempty"` // the edit deleted it
+	// Pending are the hashes the file may hold while the edit is under
+	// way (each write's result, recorded before the write): what undo
+	// accepts besides Before when the process died before Commit.
+	Pending []string `json:"pending,omitempty"`
 }
 
 // Snapshot holds the bytes of files before an edit, so that the edit can be
@@ -44,6 +49,13 @@ type Snapshot struct {
 	Created  time.Time      `json:"created"`
 	Files    []SnapshotFile `json:"files"`
 	Restored bool           `json:"restored,omitempty"`
+	// Prev is the snapshot `grit undo` named before this one became the
+	// undo target (an edit under way is undoable at once; Discard hands
+	// the target back).
+	Prev string `json:"prev,omitempty"`
+	// Open is set from the first write until Commit: the edit may have
+	// been cut short by a crash.
+	Open bool `json:"open,omitempty"`
 
 	root string
 }
@@ -113,6 +125,56 @@ func (s *Snapshot) Save(rel string) error {
 	return s.writeManifest()
 }
 
+// ApplyFile is edit.ApplyFile with a journal: it saves rel, computes the
+// result, records its hash and makes s the snapshot `grit undo` restores,
+// all before the write, so the change is undoable from the moment it is
+// made whatever kills the process. expectHash guards as in ApplyFile.
+func (s *Snapshot) ApplyFile(rel, expectHash string, ops ...Op) (old []byte, err error) {
+	if err := s.Save(rel); err != nil {
+		return nil, err
+	}
+	abs := filepath.Join(s.root, filepath.FromSlash(rel))
+	old, err = os.ReadFile(abs)
+	if err != nil {
+		return nil, fmt.Errorf("edit %s: %w", abs, err)
+	}
+	if expectHash != "" && Hash(old) != expectHash {
+		return nil, fmt.Errorf("edit %s: %w", abs, ErrStale)
+	}
+	out, err := Apply(old, ops...)
+	if err != nil {
+		return nil, fmt.Errorf("edit %s: %w", abs, err)
+	}
+	if err := s.expect(span.Clean(rel), Hash(out)); err != nil {
+		return nil, err
+	}
+	if err := WriteFileAtomic(abs, out, 0o644); err != nil {
+		return nil, err
+	}
+	return old, nil
+}
+
+// expect records that rel is about to hold content hashing to h and, the
+// first time, makes s the undo target (remembering the previous one).
+func (s *Snapshot) expect(rel, h string) error {
+	for i := range s.Files {
+		if s.Files[i].Path == rel && !slices.Contains(s.Files[i].Pending, h) {
+			s.Files[i].Pending = append(s.Files[i].Pending, h)
+		}
+	}
+	last := filepath.Join(s.root, filepath.FromSlash(SnapshotDir), "last")
+	if !s.Open {
+		if b, err := os.ReadFile(last); err == nil {
+			s.Prev = strings.TrimSpace(string(b))
+		}
+		s.Open = true
+	}
+	if err := s.writeManifest(); err != nil {
+		return err
+	}
+	return WriteFileAtomic(last, []byte(s.ID+"\n"), 0o644)
+}
+
 // Paths lists the saved files.
 func (s *Snapshot) Paths() []string {
 	out := make([]string, len(s.Files))
@@ -144,7 +206,9 @@ func (s *Snapshot) Commit() error {
 		default:
 			s.Files[i].After = Hash(data)
 		}
+		s.Files[i].Pending = nil
 	}
+	s.Open = false
 	if err := s.writeManifest(); err != nil {
 		return err
 	}
@@ -153,21 +217,28 @@ func (s *Snapshot) Commit() error {
 
 // Restore puts every saved file back as it was (removing files that did not
 // exist). Unless force is set, it first checks that each file still holds
-// what the edit wrote (for a committed snapshot) and refuses with
-// ErrModified otherwise, touching nothing. It returns the restored paths.
+// what the edit wrote (for a committed snapshot), or for one cut short
+// what it held before or was being given, and refuses with ErrModified
+// otherwise, touching nothing. It returns the restored paths.
 func (s *Snapshot) Restore(force bool) ([]string, error) {
 	if !force {
 		var changed []string
 		for _, f := range s.Files {
-			if f.After == "" && !f.Removed {
-				continue // not committed: restoring after a failed attempt
-			}
 			data, err := os.ReadFile(filepath.Join(s.root, filepath.FromSlash(f.Path)))
 			now := ""
 			if err == nil {
 				now = Hash(data)
 			}
-			if now != f.After {
+			var ok bool
+			switch {
+			case s.Open:
+				ok = now == f.Before || slices.Contains(f.Pending, now)
+			case f.After == "" && !f.Removed:
+				ok = true // saved but never written
+			default:
+				ok = now == f.After
+			}
+			if !ok {
 				changed = append(changed, f.Path)
 			}
 		}
@@ -204,16 +275,30 @@ func (s *Snapshot) Restore(force bool) ([]string, error) {
 	if err := s.writeManifest(); err != nil {
 		return done, err
 	}
-	if last, err := os.ReadFile(filepath.Join(s.root, filepath.FromSlash(SnapshotDir), "last")); err == nil && strings.TrimSpace(string(last)) == s.ID {
-		os.Remove(filepath.Join(s.root, filepath.FromSlash(SnapshotDir), "last"))
-	}
+	s.handBack()
 	sort.Strings(done)
 	return done, nil
 }
 
-// Discard removes an uncommitted snapshot's directory.
+// Discard removes an uncommitted snapshot's directory and, if it had
+// become the undo target, hands that back to the previous snapshot.
 func (s *Snapshot) Discard() error {
+	s.handBack()
 	return os.RemoveAll(s.dir())
+}
+
+// handBack stops s being the undo target: an edit cut short (Open) hands
+// it back to the snapshot before it, a committed one leaves none.
+func (s *Snapshot) handBack() {
+	last := filepath.Join(s.root, filepath.FromSlash(SnapshotDir), "last")
+	if b, err := os.ReadFile(last); err != nil || strings.TrimSpace(string(b)) != s.ID {
+		return
+	}
+	if s.Open && s.Prev != "" {
+		WriteFileAtomic(last, []byte(s.Prev+"\n"), 0o644)
+	} else {
+		os.Remove(last)
+	}
 }
 
 // LastSnapshot loads the snapshot `grit undo` would restore, or ErrNoSnapshot.

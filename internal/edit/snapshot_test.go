@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/grit-dev/grit/internal/span"
 )
 
 func TestSnapshotUndo(t *testing.T) {
@@ -69,5 +71,45 @@ func TestSnapshotUndo(t *testing.T) {
 	}
 	if _, err := LastSnapshot(root); !errors.Is(err, ErrNoSnapshot) {
 		t.Errorf("LastSnapshot after undo: error = %v, want ErrNoSnapshot", err)
+	}
+}
+
+// TestSnapshotApplyFileJournal (issue 21, finding 2): a write through
+// Snapshot.ApplyFile is undoable before Commit (a crash), refuses over a
+// later edit, and a discarded snapshot hands the undo target back.
+func TestSnapshotApplyFileJournal(t *testing.T) {
+	root := t.TempDir()
+	p := filepath.Join(root, "a.go")
+	os.WriteFile(p, []byte("one\n"), 0o644)
+	first, _ := NewSnapshot(root, "first")
+	if _, err := first.ApplyFile("a.go", "", Op{Kind: OpReplace, Range: span.Range{Start: 0, End: 3}, Text: []byte("two")}); err != nil {
+		t.Fatal(err)
+	}
+	// No Commit: the process died. Undo finds and restores it.
+	s, err := LastSnapshot(root)
+	if err != nil || s.ID != first.ID {
+		t.Fatalf("LastSnapshot after an uncommitted write = %v, %v; want %s", s, err, first.ID)
+	}
+	os.WriteFile(p, []byte("user edit\n"), 0o644)
+	if _, err := s.Restore(false); !errors.Is(err, ErrModified) {
+		t.Errorf("Restore over a later edit = %v, want ErrModified", err)
+	}
+	os.WriteFile(p, []byte("two\n"), 0o644)
+	if _, err := s.Restore(false); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "one\n" {
+		t.Errorf("after undo a.go = %q, want %q", b, "one\n")
+	}
+	// A committed snapshot stays the target when a later one is discarded.
+	c, _ := NewSnapshot(root, "kept")
+	c.ApplyFile("a.go", "", Op{Kind: OpReplace, Range: span.Range{Start: 0, End: 3}, Text: []byte("three")})
+	c.Commit()
+	d, _ := NewSnapshot(root, "failed")
+	d.ApplyFile("a.go", "", Op{Kind: OpReplace, Range: span.Range{Start: 0, End: 5}, Text: []byte("four")})
+	d.Restore(true)
+	d.Discard()
+	if s, err := LastSnapshot(root); err != nil || s.ID != c.ID {
+		t.Errorf("LastSnapshot after a discarded run = %v, %v; want %s", s, err, c.ID)
 	}
 }

@@ -472,10 +472,7 @@ func (r *run) write(ctx context.Context, path, hash string, ops []edit.Op) error
 		}
 		r.orig[path] = b
 	}
-	if err := r.snap.Save(path); err != nil {
-		return err
-	}
-	if _, err := edit.ApplyFile(abs, hash, ops...); err != nil {
+	if _, err := r.snap.ApplyFile(path, hash, ops...); err != nil {
 		return err
 	}
 	if err := r.ix.UpdateFiles(ctx, path); err != nil {

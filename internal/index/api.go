@@ -102,11 +102,14 @@ type Skipped struct {
 
 // Stats reports one Update.
 type Stats struct {
-	Seen      int           `json:"seen"`    // source files the walk found
-	Parsed    int           `json:"parsed"`  // files read and parsed
-	Reused    int           `json:"reused"`  // files whose stored rows were kept
-	Removed   int           `json:"removed"` // files that left the index (deleted, renamed, now ignored)
-	Skipped   []Skipped     `json:"skipped,omitempty"`
+	Seen    int       `json:"seen"`    // source files the walk found
+	Parsed  int       `json:"parsed"`  // files read and parsed
+	Reused  int       `json:"reused"`  // files whose stored rows were kept
+	Removed int       `json:"removed"` // files that left the index (deleted, renamed, now ignored)
+	Skipped []Skipped `json:"skipped,omitempty"`
+	// Capped are files indexed in part: definitions beyond the parser's
+	// caps left out (Reason says how many and which cap).
+	Capped    []Skipped     `json:"capped,omitempty"`
 	ReuseRate float64       `json:"reuse_rate"` // Reused / Seen
 	Defs      int           `json:"defs"`       // definitions in the index after the run
 	Duration  time.Duration `json:"duration_ns"`
@@ -148,4 +151,7 @@ type Parsed struct {
 	// name is referenced (a parser that counts need not repeat names).
 	RefCounts []int
 	Errors    int // count of ERROR/MISSING nodes (the file is indexed anyway)
+	// Capped says what the parser left out to stay within its caps on
+	// nesting, name length and definitions per file ("" when nothing).
+	Capped string
 }

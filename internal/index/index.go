@@ -310,7 +310,7 @@ func (ix *Index) Source(ctx context.Context, d Def) ([]byte, error) {
 		return nil, err
 	}
 	full := filepath.Join(ix.root, filepath.FromSlash(f.Path))
-	src, err := os.ReadFile(full)
+	src, err := span.ReadFile(full, 0)
 	if err != nil {
 		return nil, fmt.Errorf("source of %s: %w", d.QName, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -313,6 +314,9 @@ func (ix *Index) update(ctx context.Context, only []string) (Stats, error) {
 					st.Skipped = append(st.Skipped, Skipped{Path: r.seen.path, Reason: r.skip})
 				default:
 					st.Parsed++
+					if r.parsed != nil && r.parsed.Capped != "" {
+						st.Capped = append(st.Capped, Skipped{Path: r.seen.path, Reason: r.parsed.Capped})
+					}
 				}
 				return w.add(ctx, r)
 			})
@@ -336,14 +340,30 @@ func (ix *Index) update(ctx context.Context, only []string) (Stats, error) {
 		return st, fmt.Errorf("update: %w", store.Classify(err))
 	}
 	sort.Slice(st.Skipped, func(i, j int) bool { return st.Skipped[i].Path < st.Skipped[j].Path })
+	sort.Slice(st.Capped, func(i, j int) bool { return st.Capped[i].Path < st.Capped[j].Path })
 	return st, nil
 }
 
 // statOnly is the walk of UpdateFiles: just the named paths.
 func (ix *Index) statOnly(paths []string, stored map[string]*storedFile) (seen []seenFile, removed []string, skipped []Skipped) {
+	// Through an os.Root, as the walk does: a symlink that leads out of the
+	// repository (or a path with "..") is not indexed when named either.
+	root, rerr := os.OpenRoot(ix.root)
+	if rerr == nil {
+		defer root.Close()
+	}
 	for _, p := range paths {
 		lang := ix.parser.Lang(p)
-		fi, err := os.Stat(filepath.Join(ix.root, filepath.FromSlash(p)))
+		var fi os.FileInfo
+		err := rerr
+		if err == nil {
+			fi, err = root.Stat(filepath.FromSlash(p))
+		}
+		if err != nil && !errors.Is(err, fs.ErrNotExist) && lang != "" {
+			if _, lerr := os.Lstat(filepath.Join(ix.root, filepath.FromSlash(p))); lerr == nil {
+				skipped = append(skipped, Skipped{Path: p, Reason: "not inside the repository: " + errReason(err)})
+			}
+		}
 		switch {
 		case err != nil || !fi.Mode().IsRegular() || lang == "":
 			if _, ok := stored[p]; ok {

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
+
+	"github.com/grit-dev/grit/internal/span"
 )
 
 // errOutside marks a path outside the repository.
@@ -63,7 +65,7 @@ func within(root, p string) (string, bool) {
 // readFile reads a repository file through os.Root, which refuses symlinks
 // that lead out of the repository.
 func (s *Server) readFile(rel string) ([]byte, error) {
-	data, err := s.fsys.ReadFile(filepath.FromSlash(rel))
+	data, err := span.ReadRegular(s.fsys, filepath.FromSlash(rel), 0)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%s: no such file in the repository: %w", rel, err)

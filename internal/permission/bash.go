@@ -20,7 +20,7 @@ var harmlessTargets = set("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty")
 // allowed, any deny wins, and protected paths ask in every mode.
 func (e *Engine) checkBash(src, mode string) Decision {
 	if strings.TrimSpace(src) == "" {
-		return Decision{Deny, "empty command"}
+		return Decision{Behavior: Deny, Reason: "empty command"}
 	}
 	sc := analyzeScript(src)
 
@@ -30,23 +30,35 @@ func (e *Engine) checkBash(src, mode string) Decision {
 			continue
 		}
 		if r, l, ok := e.find(Deny, func(r Rule) bool { return r.Tool == "Bash" && r.denyArgv(c.argv, c.known) }); ok {
-			return Decision{Deny, fmt.Sprintf("`%s` is denied by %s", quoteArgv(c.argv), ruleReason(Deny, r, l))}
+			return Decision{Behavior: Deny, Reason: fmt.Sprintf("`%s` is denied by %s", quoteArgv(c.argv), ruleReason(Deny, r, l))}
 		}
 	}
 	for _, t := range sc.writes {
 		if t.dynamic || harmlessTargets[t.path] {
 			continue
 		}
-		abs := absPath(t.path, e.root, e.home)
+		abs := absPath(t.path, e.dir(), e.home)
 		if r, l, ok := e.find(Deny, pathRuleFor("Edit", abs)); ok {
-			return Decision{Deny, fmt.Sprintf("writing %s is denied by %s", t.path, ruleReason(Deny, r, l))}
+			return Decision{Behavior: Deny, Reason: fmt.Sprintf("writing %s is denied by %s", t.path, ruleReason(Deny, r, l))}
 		}
 	}
 	if mode == ModePlan {
-		return Decision{Deny, "plan mode: commands do not run (switch mode to run them)"}
+		// As in Claude Code: read-only commands run, anything else waits
+		// for the plan's approval.
+		for _, t := range sc.writes {
+			if t.dynamic || !harmlessTargets[t.path] && !strings.HasPrefix(t.path, "/dev/fd/") {
+				return Decision{Behavior: Deny, Reason: fmt.Sprintf("plan mode: the command writes %s; only read-only commands run until the plan is approved", t.path)}
+			}
+		}
+		for _, c := range sc.commands {
+			if len(c.argv) > 0 && !readOnlyCommand(c) {
+				return Decision{Behavior: Deny, Reason: fmt.Sprintf("plan mode: `%s` is not a read-only command; only read-only commands (ls, cat, rg, git log, ...) run until the plan is approved (ExitPlanMode)", quoteArgv(c.argv))}
+			}
+		}
 	}
 
 	var asks []string
+	var protected bool // an ask no rule or mode lifts
 	ask := func(format string, a ...any) { asks = append(asks, fmt.Sprintf(format, a...)) }
 	asks = append(asks, sc.problems...)
 
@@ -62,13 +74,15 @@ func (e *Engine) checkBash(src, mode string) Decision {
 		if a == "" {
 			continue
 		}
-		if name, ok := protectedPath(absPath(a, e.root, e.home), e.home); ok {
+		if name, ok := protectedPath(absPath(a, e.dir(), e.home), e.home); ok {
 			ask("the command names the protected path %s (%s)", a, name)
+			protected = true
 		}
 	}
 	for _, g := range sc.globs {
 		if globMayMatchProtected(g) {
 			ask("the pattern %s may expand to a protected path", g)
+			protected = true
 		}
 	}
 	for _, t := range sc.writes {
@@ -81,6 +95,7 @@ func (e *Engine) checkBash(src, mode string) Decision {
 		default:
 			if d := e.checkEdit("Edit", t.path, mode); d.Behavior != Allow {
 				ask("the command writes %s: %s", t.path, d.Reason)
+				protected = protected || d.Protected
 			}
 		}
 	}
@@ -91,12 +106,12 @@ func (e *Engine) checkBash(src, mode string) Decision {
 		}
 	}
 	if len(asks) > 0 {
-		return Decision{Ask, joinReasons(asks)}
+		return Decision{Behavior: Ask, Reason: joinReasons(asks), Protected: protected}
 	}
 	if mode == ModeBypass {
-		return Decision{Allow, "bypassPermissions mode"}
+		return Decision{Behavior: Allow, Reason: "bypassPermissions mode"}
 	}
-	return Decision{Allow, "every command is allowed by a rule"}
+	return Decision{Behavior: Allow, Reason: "every command is allowed by a rule"}
 }
 
 // commandDecision decides one command of a script (deny was checked).
@@ -104,36 +119,39 @@ func (e *Engine) commandDecision(c command, mode string) Decision {
 	shown := quoteArgv(c.argv)
 	if c.problem != "" {
 		if mode == ModeBypass && !e.hasBashDny {
-			return Decision{Allow, "bypassPermissions mode"}
+			return Decision{Behavior: Allow, Reason: "bypassPermissions mode"}
 		}
-		return Decision{Ask, c.problem}
+		return Decision{Behavior: Ask, Reason: c.problem}
 	}
 	if r, l, ok := e.find(Ask, func(r Rule) bool { return r.Tool == "Bash" && r.denyArgv(c.argv, c.known) }); ok {
-		return Decision{Ask, fmt.Sprintf("`%s`: %s", shown, ruleReason(Ask, r, l))}
+		return Decision{Behavior: Ask, Reason: fmt.Sprintf("`%s`: %s", shown, ruleReason(Ask, r, l))}
 	}
 	// Expansions might complete the command into a denied one.
 	if c.known < len(c.argv) {
 		if r, l, ok := e.find(Deny, func(r Rule) bool { return r.Tool == "Bash" && mayComplete(r, c) }); ok {
-			return Decision{Ask, fmt.Sprintf("`%s` has computed arguments and might match %s", shown, ruleReason(Deny, r, l))}
+			return Decision{Behavior: Ask, Reason: fmt.Sprintf("`%s` has computed arguments and might match %s", shown, ruleReason(Deny, r, l))}
 		}
 	}
 	if !c.exactOnly && c.known == len(c.argv) && inert[c.argv[0]] {
-		return Decision{Allow, "inert builtin"}
+		return Decision{Behavior: Allow, Reason: "inert builtin"}
+	}
+	if mode == ModePlan && readOnlyCommand(c) {
+		return Decision{Behavior: Allow, Reason: "plan mode: read-only command"}
 	}
 	if r, l, ok := e.find(Allow, func(r Rule) bool { return r.Tool == "Bash" && r.matchArgv(c.argv, c.known, c.exactOnly) }); ok {
-		return Decision{Allow, ruleReason(Allow, r, l)}
+		return Decision{Behavior: Allow, Reason: ruleReason(Allow, r, l)}
 	}
 	if mode == ModeBypass {
-		return Decision{Allow, "bypassPermissions mode"}
+		return Decision{Behavior: Allow, Reason: "bypassPermissions mode"}
 	}
 	if c.exactOnly {
 		why := c.why
 		if why == "" {
 			why = "it runs other code"
 		}
-		return Decision{Ask, fmt.Sprintf("`%s`: %s; only an exact rule allows it", shown, why)}
+		return Decision{Behavior: Ask, Reason: fmt.Sprintf("`%s`: %s; only an exact rule allows it", shown, why)}
 	}
-	return Decision{Ask, fmt.Sprintf("no rule allows `%s`", shown)}
+	return Decision{Behavior: Ask, Reason: fmt.Sprintf("no rule allows `%s`", shown)}
 }
 
 // mayComplete reports whether a prefix or exact deny rule could match once

@@ -43,6 +43,10 @@ const (
 	ModeBypass      = "bypassPermissions"
 )
 
+// ExitPlanMode is the tool that presents a plan for approval: it always
+// asks in plan mode.
+const ExitPlanMode = "ExitPlanMode"
+
 // Behaviors of a Decision.
 const (
 	Allow = "allow"
@@ -55,6 +59,9 @@ const (
 type Decision struct {
 	Behavior string `json:"behavior"`
 	Reason   string `json:"reason"`
+	// Protected is set on an ask for a protected path: no rule and no mode
+	// allows the call, only a person approving it.
+	Protected bool `json:"protected,omitempty"`
 }
 
 // Options configure an Engine.
@@ -74,6 +81,12 @@ type Options struct {
 	// ReadOnlyTools are extra tool names with no side effects (allowed in
 	// every mode unless a rule says otherwise).
 	ReadOnlyTools []string
+	// Cwd is the directory relative paths in a call start from (Bash's
+	// working directory); nil means Root. Rules stay anchored at Root.
+	Cwd func() string
+	// AdditionalDirs widen the workspace (permissions.additionalDirectories):
+	// reads there are allowed and acceptEdits edits there as inside Root.
+	AdditionalDirs []string
 }
 
 // ErrUnknownMode is returned for a mode name that is not one of the four.
@@ -88,10 +101,13 @@ type layer struct {
 // Engine decides tool calls.
 type Engine struct {
 	root, home string
+	cwd        func() string
+	extra      []string // additional directories, absolute and clean
 	layers     []layer
 	readOnly   map[string]bool
 	notices    []string
 	hasBashDny bool
+	trusted    bool // the project layer counts
 
 	mu     sync.Mutex
 	mode   string
@@ -124,7 +140,7 @@ func (e *Engine) AllowForTurn(rules []string) (func(), error) {
 // New builds an Engine. A rule that does not parse is an error naming it and
 // its layer; an unknown mode is an error naming the valid ones.
 func New(opts Options) (*Engine, error) {
-	e := &Engine{root: filepath.Clean(opts.Root), home: opts.Home, readOnly: map[string]bool{"Skill": true, "TodoWrite": true}}
+	e := &Engine{root: filepath.Clean(opts.Root), home: opts.Home, cwd: opts.Cwd, readOnly: map[string]bool{"Skill": true, "TodoWrite": true}}
 	if opts.Root == "" {
 		e.root = ""
 	}
@@ -134,15 +150,19 @@ func New(opts Options) (*Engine, error) {
 	for _, t := range opts.ReadOnlyTools {
 		e.readOnly[t] = true
 	}
+	for _, d := range opts.AdditionalDirs {
+		e.extra = append(e.extra, realPath(absPath(d, e.root, e.home)))
+	}
 	type src struct {
 		name string
 		p    config.Permissions
 	}
 	srcs := []src{{"managed", opts.Managed}, {"user", opts.User}}
+	e.trusted = opts.ProjectTrusted
 	if opts.ProjectTrusted {
 		srcs = append(srcs, src{"project", opts.Project})
 	} else if len(opts.Project.Allow)+len(opts.Project.Ask)+len(opts.Project.Deny) > 0 || opts.Project.DefaultMode != "" {
-		e.notices = append(e.notices, "project permission settings (.grit/settings.json) ignored: the repository is not trusted (run `grit trust` to accept them)")
+		e.notices = append(e.notices, "project permission settings (.grit/ and .claude/ settings files) ignored: the repository is not trusted (run `grit trust` to accept them)")
 	}
 	mode := opts.Mode
 	for _, s := range srcs {
@@ -243,7 +263,7 @@ func (e *Engine) GrantSession(rule string) error {
 // GrantsFor returns the exact session-grant rules that would allow this call
 // as it stands: one Bash rule per command that is not yet allowed, or the
 // file path for an edit. The UI offers them as "allow for this session".
-func (e *Engine) GrantsFor(toolName string, input json.RawMessage) []string {
+func (e *Engine) GrantsFor(toolName string, input json.RawMessage, paths ...string) []string {
 	switch {
 	case toolName == "Bash":
 		var in struct {
@@ -276,15 +296,48 @@ func (e *Engine) GrantsFor(toolName string, input json.RawMessage) []string {
 		}
 		return out
 	case editTools[toolName]:
-		if p := inputPath(input); p != "" {
-			return []string{"Edit(//" + strings.TrimPrefix(absPath(p, e.root, e.home), "/") + ")"}
+		if len(paths) == 0 {
+			if p := inputPath(input); p != "" {
+				paths = []string{p}
+			}
 		}
+		var out []string
+		for _, p := range paths {
+			out = append(out, "Edit(//"+strings.TrimPrefix(absPath(p, e.dir(), e.home), "/")+")")
+		}
+		return out
 	}
 	return nil
 }
 
-// Check decides one tool call.
+// ProjectTrusted reports whether the repository's own rules count.
+func (e *Engine) ProjectTrusted() bool { return e.trusted }
+
+// Check decides one tool call, taking a file tool's path from its input.
 func (e *Engine) Check(ctx context.Context, toolName string, input json.RawMessage) Decision {
+	return e.CheckPaths(ctx, toolName, input, nil)
+}
+
+// CheckPaths decides one tool call. paths, when given, are the absolute
+// paths the call actually reads or writes (as the tool resolves them); a
+// file tool is then judged on every one of them, the strictest verdict
+// winning, and a path field of its input is not looked at.
+func (e *Engine) CheckPaths(ctx context.Context, toolName string, input json.RawMessage, paths []string) Decision {
+	if len(paths) > 0 && (editTools[toolName] || readTools[toolName]) {
+		var worst Decision
+		for i, p := range paths {
+			var d Decision
+			if editTools[toolName] {
+				d = e.checkEdit(toolName, p, e.Mode())
+			} else {
+				d = e.checkRead(toolName, p, e.Mode())
+			}
+			if i == 0 || severity[d.Behavior] > severity[worst.Behavior] {
+				worst = d
+			}
+		}
+		return worst
+	}
 	mode := e.Mode()
 	switch {
 	case toolName == "Bash":
@@ -292,17 +345,24 @@ func (e *Engine) Check(ctx context.Context, toolName string, input json.RawMessa
 			Command string `json:"command"`
 		}
 		if err := json.Unmarshal(input, &in); err != nil {
-			return Decision{Deny, fmt.Sprintf("Bash input is not valid: %v", err)}
+			return Decision{Behavior: Deny, Reason: fmt.Sprintf("Bash input is not valid: %v", err)}
 		}
 		return e.checkBash(in.Command, mode)
 	case editTools[toolName]:
 		p := inputPath(input)
 		if p == "" {
-			return Decision{Deny, toolName + " needs a file_path"}
+			return Decision{Behavior: Deny, Reason: toolName + " needs a file_path"}
 		}
 		return e.checkEdit(toolName, p, mode)
 	case readTools[toolName]:
 		return e.checkRead(toolName, inputPath(input), mode)
+	case toolName == ExitPlanMode:
+		// Leaving plan mode is the user's decision, always: no rule and
+		// no mode allows it (outside plan mode the tool says so itself).
+		if mode == ModePlan {
+			return Decision{Behavior: Ask, Reason: "the plan needs your approval before any change is made"}
+		}
+		return Decision{Behavior: Allow, Reason: "not in plan mode"}
 	case toolName == "WebFetch":
 		var in struct {
 			URL string `json:"url"`
@@ -316,6 +376,33 @@ func (e *Engine) Check(ctx context.Context, toolName string, input json.RawMessa
 	}
 	return e.checkOther(toolName, mode, func(r Rule) bool { return r.Any })
 }
+
+// dir is where a call's relative paths start.
+func (e *Engine) dir() string {
+	if e.cwd != nil {
+		if d := e.cwd(); d != "" {
+			return d
+		}
+	}
+	return e.root
+}
+
+// inWorkspace reports whether the clean absolute path p is in the
+// workspace root or one of the additional directories.
+func (e *Engine) inWorkspace(p string) bool {
+	if inside(p, e.root) {
+		return true
+	}
+	for _, d := range e.extra {
+		if inside(p, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// severity orders behaviors from most to least permissive.
+var severity = map[string]int{Allow: 0, Ask: 1, Deny: 2}
 
 // inputPath finds the path field of a file tool's input.
 func inputPath(input json.RawMessage) string {
@@ -387,87 +474,87 @@ func pathRuleFor(tool, p string) func(Rule) bool {
 }
 
 func (e *Engine) checkEdit(tool, p, mode string) Decision {
-	abs := absPath(p, e.root, e.home)
+	abs := absPath(p, e.dir(), e.home)
 	real := realPath(abs)
 	match := func(r Rule) bool { return pathRuleFor(tool, abs)(r) || pathRuleFor(tool, real)(r) }
 	if r, l, ok := e.find(Deny, match); ok {
-		return Decision{Deny, "denied by " + ruleReason(Deny, r, l)}
+		return Decision{Behavior: Deny, Reason: "denied by " + ruleReason(Deny, r, l)}
 	}
 	if mode == ModePlan {
-		return Decision{Deny, "plan mode: no edits (switch mode to make changes)"}
+		return Decision{Behavior: Deny, Reason: "plan mode: no edits (switch mode to make changes)"}
 	}
 	for _, q := range []string{abs, real} {
 		if name, ok := protectedPath(q, e.home); ok {
-			return Decision{Ask, fmt.Sprintf("%s is a protected path (%s): edits always ask", p, name)}
+			return Decision{Behavior: Ask, Reason: fmt.Sprintf("%s is a protected path (%s): edits always ask", p, name), Protected: true}
 		}
 	}
 	if r, l, ok := e.find(Ask, match); ok {
-		return Decision{Ask, ruleReason(Ask, r, l)}
+		return Decision{Behavior: Ask, Reason: ruleReason(Ask, r, l)}
 	}
 	if r, l, ok := e.find(Allow, match); ok {
-		return Decision{Allow, ruleReason(Allow, r, l)}
+		return Decision{Behavior: Allow, Reason: ruleReason(Allow, r, l)}
 	}
-	in := inside(real, e.root) && inside(abs, e.root)
+	in := e.inWorkspace(real) && e.inWorkspace(abs)
 	switch mode {
 	case ModeBypass:
-		return Decision{Allow, "bypassPermissions mode"}
+		return Decision{Behavior: Allow, Reason: "bypassPermissions mode"}
 	case ModeAcceptEdits:
 		if in {
-			return Decision{Allow, "acceptEdits mode: edit inside the workspace"}
+			return Decision{Behavior: Allow, Reason: "acceptEdits mode: edit inside the workspace"}
 		}
-		return Decision{Ask, fmt.Sprintf("%s is outside the workspace", p)}
+		return Decision{Behavior: Ask, Reason: fmt.Sprintf("%s is outside the workspace", p)}
 	}
-	return Decision{Ask, fmt.Sprintf("%s %s: edits ask in default mode", tool, p)}
+	return Decision{Behavior: Ask, Reason: fmt.Sprintf("%s %s: edits ask in default mode", tool, p)}
 }
 
 func (e *Engine) checkRead(tool, p, mode string) Decision {
 	abs := e.root
 	if p != "" {
-		abs = absPath(p, e.root, e.home)
+		abs = absPath(p, e.dir(), e.home)
 	}
 	real := realPath(abs)
 	match := func(r Rule) bool { return pathRuleFor(tool, abs)(r) || pathRuleFor(tool, real)(r) }
 	if r, l, ok := e.find(Deny, match); ok {
-		return Decision{Deny, "denied by " + ruleReason(Deny, r, l)}
+		return Decision{Behavior: Deny, Reason: "denied by " + ruleReason(Deny, r, l)}
 	}
 	if r, l, ok := e.find(Ask, match); ok {
-		return Decision{Ask, ruleReason(Ask, r, l)}
+		return Decision{Behavior: Ask, Reason: ruleReason(Ask, r, l)}
 	}
 	for _, q := range []string{abs, real} {
 		if name, ok := secretRead(q, e.home); ok {
-			return Decision{Ask, fmt.Sprintf("%s may hold secrets (%s): reads ask", p, name)}
+			return Decision{Behavior: Ask, Reason: fmt.Sprintf("%s may hold secrets (%s): reads ask", p, name)}
 		}
 	}
 	if r, l, ok := e.find(Allow, match); ok {
-		return Decision{Allow, ruleReason(Allow, r, l)}
+		return Decision{Behavior: Allow, Reason: ruleReason(Allow, r, l)}
 	}
-	if mode == ModeBypass || (inside(abs, e.root) && inside(real, e.root)) {
-		return Decision{Allow, "read-only tool"}
+	if mode == ModeBypass || (e.inWorkspace(abs) && e.inWorkspace(real)) {
+		return Decision{Behavior: Allow, Reason: "read-only tool"}
 	}
-	return Decision{Ask, fmt.Sprintf("%s is outside the workspace", p)}
+	return Decision{Behavior: Ask, Reason: fmt.Sprintf("%s is outside the workspace", p)}
 }
 
 func (e *Engine) checkOther(tool, mode string, match func(Rule) bool) Decision {
 	m := func(r Rule) bool { return (r.Tool == tool || mcpServerRule(r.Tool, tool)) && match(r) }
 	if r, l, ok := e.find(Deny, m); ok {
-		return Decision{Deny, "denied by " + ruleReason(Deny, r, l)}
+		return Decision{Behavior: Deny, Reason: "denied by " + ruleReason(Deny, r, l)}
 	}
 	if r, l, ok := e.find(Ask, m); ok {
-		return Decision{Ask, ruleReason(Ask, r, l)}
+		return Decision{Behavior: Ask, Reason: ruleReason(Ask, r, l)}
 	}
 	if e.readOnly[tool] {
-		return Decision{Allow, "read-only tool"}
+		return Decision{Behavior: Allow, Reason: "read-only tool"}
 	}
 	if mode == ModePlan {
-		return Decision{Deny, fmt.Sprintf("plan mode: %s may have side effects", tool)}
+		return Decision{Behavior: Deny, Reason: fmt.Sprintf("plan mode: %s may have side effects", tool)}
 	}
 	if r, l, ok := e.find(Allow, m); ok {
-		return Decision{Allow, ruleReason(Allow, r, l)}
+		return Decision{Behavior: Allow, Reason: ruleReason(Allow, r, l)}
 	}
 	if mode == ModeBypass {
-		return Decision{Allow, "bypassPermissions mode"}
+		return Decision{Behavior: Allow, Reason: "bypassPermissions mode"}
 	}
-	return Decision{Ask, fmt.Sprintf("%s asks in %s mode", tool, mode)}
+	return Decision{Behavior: Ask, Reason: fmt.Sprintf("%s asks in %s mode", tool, mode)}
 }
 
 // mcpServerRule reports whether a rule's tool name names the MCP server of

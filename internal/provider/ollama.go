@@ -223,7 +223,7 @@ func (p *ollamaProvider) body(req *Request, numCtx int) ([]byte, error) {
 		for _, b := range m.Content {
 			switch b.Type {
 			case BlockText:
-				text.WriteString(b.Text)
+				appendText(&text, b.Text)
 			case BlockToolUse:
 				names[b.ID] = b.Name
 				var tc ollamaToolCall

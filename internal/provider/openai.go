@@ -141,7 +141,7 @@ func (p *openaiProvider) params(req *Request) (openai.ChatCompletionNewParams, e
 		for _, b := range m.Content {
 			switch b.Type {
 			case BlockText:
-				text.WriteString(b.Text)
+				appendText(&text, b.Text)
 			case BlockToolUse:
 				calls = append(calls, openai.ChatCompletionMessageToolCallUnionParam{
 					OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{

@@ -9,6 +9,7 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"strings"
 )
 
 // Role of a message.
@@ -91,8 +92,9 @@ type Request struct {
 	MaxTokens int        `json:"max_tokens,omitempty"`
 	// Temperature is nil for the provider's default.
 	Temperature *float64 `json:"temperature,omitempty"`
-	// CacheSystem asks providers that support it to mark the stable prefix
-	// (tools, system) cacheable.
+	// CacheSystem asks providers that support it to mark the prefix
+	// cacheable where Claude Code does: the tools, the system prompt and
+	// the latest messages.
 	CacheSystem bool `json:"cache_system,omitempty"`
 }
 
@@ -156,4 +158,20 @@ type Provider interface {
 // conversation.
 func (r *Response) Message() Message {
 	return Message{Role: RoleAssistant, Content: r.Content}
+}
+
+// TextSeparator joins the text blocks of one message for wire formats whose
+// content is a single string (OpenAI, Ollama): a hook's context and the
+// prompt, say, must not run into each other ("Branch is main.fix the bug").
+const TextSeparator = "\n\n"
+
+// appendText adds one text block to a message's single-string content.
+func appendText(b *strings.Builder, text string) {
+	if text == "" {
+		return
+	}
+	if b.Len() > 0 {
+		b.WriteString(TextSeparator)
+	}
+	b.WriteString(text)
 }

@@ -40,8 +40,9 @@ type Config struct {
 	// EnvPassthrough names variables kept although ScrubEnv would drop them.
 	EnvPassthrough []string
 	// Protected are extra workspace-relative paths mounted read-only (or
-	// masked when missing), on top of .git/hooks, .git/config, .grit and
-	// .gitmodules.
+	// masked when missing), on top of defaultProtected (.git as a whole,
+	// .gitmodules, .grit, .claude/skills) and the repository's linked git
+	// directories.
 	Protected []string
 	// Home is the user's home directory; "" uses os.UserHomeDir.
 	Home string
@@ -50,15 +51,6 @@ type Config struct {
 	// binary with ChildCommand (`grit __sandbox-exec`).
 	Helper []string
 }
-
-// defaultProtected are workspace paths no sandboxed command may create or
-// change: git hooks and config run code on the user's next git command, and
-// .grit holds settings, hooks and skills.
-var defaultProtected = []string{".git/hooks", ".git/config", ".git/info/attributes", ".grit", ".gitmodules"}
-
-// protectedFiles of defaultProtected are files (the rest are directories),
-// which decides how a missing one is masked.
-var protectedFileNames = map[string]bool{"config": true, "attributes": true, ".gitmodules": true}
 
 // secretHome are home paths masked inside the sandbox.
 var secretHome = []string{".ssh", ".aws", ".gnupg", ".config/gh", ".config/grit", ".kube", ".docker", ".azure", ".config/gcloud", ".netrc", ".git-credentials", ".pypirc", ".npmrc"}
@@ -169,10 +161,10 @@ func landlockABI() int {
 // runArgv runs argv in its own process group with env and working directory
 // dir ("" keeps the current one), killing the whole group on timeout, on
 // cancellation and when argv[0] exits, with output capped keeping head and
-// tail. cleanup, if set, runs after the group is gone. Every Runner ends here.
+// tail. Every Runner ends here; when it returns, the group is gone.
 // attr, when set, replaces the default SysProcAttr (the Landlock backend's
 // namespaces); it must keep a new process group and Pdeathsig.
-func runArgv(ctx context.Context, argv []string, env []string, s Spec, dir string, cleanup func(), attr *syscall.SysProcAttr) (Result, error) {
+func runArgv(ctx context.Context, argv []string, env []string, s Spec, dir string, attr *syscall.SysProcAttr) (Result, error) {
 	timeout := s.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout
@@ -239,9 +231,6 @@ func runArgv(ctx context.Context, argv []string, env []string, s Spec, dir strin
 	case <-time.After(drainGrace):
 		pr.Close()
 		<-drained
-	}
-	if cleanup != nil {
-		cleanup()
 	}
 	res := Result{Duration: time.Since(start), TimedOut: timedOut}
 	res.Output, res.Truncated = out.String()

@@ -35,7 +35,7 @@ func newBwrap(cfg Config) (*bwrapRunner, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := newMasks()
+	m, err := newMasks(cfg.Home)
 	if err != nil {
 		return nil, err
 	}
@@ -63,9 +63,10 @@ func (b *bwrapRunner) Run(ctx context.Context, s Spec) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	defer b.masks.removeMasks(p)
 	argv := append([]string{b.bwrap}, bwrapArgs(p)...)
 	argv = append(argv, "--", b.bash, "--noprofile", "--norc", "-c", s.Script)
-	return runArgv(ctx, argv, sandboxEnv(b.cfg.EnvPassthrough, s.Env), s, "", func() { b.masks.removeMasks(p.created) }, nil)
+	return runArgv(ctx, argv, sandboxEnv(b.cfg.EnvPassthrough, s.Env), s, "", nil)
 }
 
 // bwrapArgs translates a plan into bwrap's arguments.

@@ -85,7 +85,7 @@ func newFixture(t *testing.T, backend string, mod func(*Config)) fixture {
 	if err != nil {
 		t.Fatalf("New(%+v): %v", cfg, err)
 	}
-	f := fixture{r: r, ws: ws, home: home}
+	f := fixture{r: r, ws: cfg.Workspace, home: home}
 	// The sandbox itself must work, or every "denied" below would pass
 	// for the wrong reason.
 	if res := f.run(t, "true"); res.ExitCode != 0 {
@@ -357,7 +357,7 @@ func TestProtectedPaths(t *testing.T) {
 				t.Errorf("%s left behind in the workspace after the run", p)
 			}
 		}
-		// An existing repository: hooks and config are read-only, objects are not.
+		// An existing repository: its git directory is read-only.
 		if out, err := exec.Command("git", "init", "-q", f.ws).CombinedOutput(); err != nil {
 			t.Fatalf("git init: %v %s", err, out)
 		}
@@ -377,8 +377,9 @@ func TestProtectedPaths(t *testing.T) {
 		if after, _ := os.ReadFile(filepath.Join(f.ws, ".git", "config")); string(after) != string(cfgBefore) {
 			t.Error(".git/config changed")
 		}
-		if res := f.run(t, "echo a > a && git add a && git -c user.email=a@b -c user.name=a commit -qm a && git log --oneline | wc -l"); res.ExitCode != 0 {
-			t.Errorf("git commit inside the sandbox failed: %q", res.Output)
+		// The git directory is read-only as a whole (issue 21): objects too.
+		if res := f.run(t, "echo a > a && git add a"); res.ExitCode == 0 {
+			t.Errorf("git add inside the sandbox succeeded: %q", res.Output)
 		}
 	})
 }

@@ -103,7 +103,7 @@ func newLandlock(cfg Config) (*landlockRunner, error) {
 	if err := probeHelper(helper); err != nil {
 		return nil, err
 	}
-	m, err := newMasks()
+	m, err := newMasks(cfg.Home)
 	if err != nil {
 		return nil, err
 	}
@@ -182,6 +182,7 @@ func (l *landlockRunner) Run(ctx context.Context, s Spec) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	defer l.masks.removeMasks(p)
 	// bwrap gives a fresh /dev with its own /dev/shm; here the host's /dev
 	// stays, with a private /dev/shm.
 	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
@@ -195,5 +196,5 @@ func (l *landlockRunner) Run(ctx context.Context, s Spec) (Result, error) {
 	}
 	argv := append(append([]string{}, l.helper...), string(data))
 	env := append(sandboxEnv(l.cfg.EnvPassthrough, s.Env), childEnv+"=1")
-	return runArgv(ctx, argv, env, s, "", func() { l.masks.removeMasks(p.created) }, namespaceAttr(l.netns && !l.cfg.Network))
+	return runArgv(ctx, argv, env, s, "", namespaceAttr(l.netns && !l.cfg.Network))
 }

@@ -35,7 +35,7 @@ func (plain) Backend() string { return "none" }
 
 func (plain) Run(ctx context.Context, s Spec) (Result, error) {
 	argv := []string{"bash", "--noprofile", "--norc", "-c", s.Script}
-	return runArgv(ctx, argv, append(ScrubEnv(os.Environ()), s.Env...), s, s.Dir, nil, nil)
+	return runArgv(ctx, argv, append(ScrubEnv(os.Environ()), s.Env...), s, s.Dir, nil)
 }
 
 // exitCode maps a finished process to a shell-style status: the exit status,

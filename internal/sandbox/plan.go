@@ -36,6 +36,8 @@ type plan struct {
 	// created lists mount points that will be created on the host for
 	// missing protected paths (removed after the run).
 	created []string
+	// journal is the file recording created until they are removed.
+	journal string
 }
 
 // masks holds the empty file and directory that mask missing protected
@@ -44,11 +46,16 @@ type masks struct {
 	root      string // the temporary directory holding both
 	empty     string // an empty read-only directory
 	emptyFile string // an empty read-only file
+	journals  string // the directory of mask journals (see writeJournal)
 
 	mu sync.Mutex // serialises creating and removing mask mount points
+	// live counts the runs using each mask point this process created: a
+	// run that starts while another's mask exists mounts over it too, and
+	// the point goes only when the last of them ends.
+	live map[string]int
 }
 
-func newMasks() (*masks, error) {
+func newMasks(home string) (*masks, error) {
 	root, err := os.MkdirTemp("", "grit-sandbox-empty-")
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
@@ -62,7 +69,9 @@ func newMasks() (*masks, error) {
 	if err := os.Mkdir(emptyDir, 0o555); err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
-	return &masks{root: root, empty: emptyDir, emptyFile: emptyFile}, nil
+	m := &masks{root: root, empty: emptyDir, emptyFile: emptyFile, journals: journalDir(home), live: map[string]int{}}
+	sweepJournals(m.journals)
+	return m, nil
 }
 
 // runSockets are host paths holding Unix sockets that reach services
@@ -72,7 +81,7 @@ var runSockets = []string{"/run/docker.sock", "/run/user", "/run/dbus", "/run/co
 
 // buildPlan computes the sandbox for cfg with dir as working directory.
 // It holds m.mu while it decides which mount points to create, so callers
-// must call m.removeMasks(p.created) after the run.
+// must call m.removeMasks(p) after the run (the process group gone).
 func buildPlan(cfg Config, m *masks, dir string) (plan, error) {
 	ws := filepath.Clean(cfg.Workspace)
 	p := plan{Dir: dir, Network: cfg.Network}
@@ -142,14 +151,37 @@ func buildPlan(cfg Config, m *masks, dir string) (plan, error) {
 	}
 
 	// Protected workspace paths: read-only if present; if missing, the first
-	// missing component is masked read-only so it cannot be created.
+	// missing component is masked read-only so it cannot be created. Bound
+	// as wholes, they are mount points: rename, unlink and replace fail too.
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if err := protect(&p, m, ws, append(append([]string{}, defaultProtected...), cfg.Protected...)); err != nil {
+		m.release(p.created)
+		return plan{}, err
+	}
+	// The repository's git directories named by files (a linked worktree's
+	// or submodule's), wherever they are: read-only too.
+	for _, g := range linkedGitPaths(ws) {
+		add(mountROBind, g, g)
+	}
+	journal, err := writeJournal(m.journals, p.created)
+	if err != nil {
+		m.release(p.created)
+		return plan{}, err
+	}
+	p.journal = journal
+	return p, nil
+}
+
+// protect adds the mounts for the workspace-relative paths rels to p.
+// m.mu is held.
+func protect(p *plan, m *masks, ws string, rels []string) error {
+	add := func(kind, src, dst string) { p.Mounts = append(p.Mounts, mountOp{Kind: kind, Src: src, Dst: dst}) }
 	masked := map[string]bool{}
-	for _, rel := range append(append([]string{}, defaultProtected...), cfg.Protected...) {
+	for _, rel := range rels {
 		rel = filepath.Clean(rel)
 		if filepath.IsAbs(rel) || rel == "." || strings.HasPrefix(rel, "..") {
-			return plan{}, fmt.Errorf("sandbox: protected path %q must be relative to the workspace", rel)
+			return fmt.Errorf("sandbox: protected path %q must be relative to the workspace", rel)
 		}
 		cur := ws
 		parts := strings.Split(rel, string(filepath.Separator))
@@ -158,7 +190,15 @@ func buildPlan(cfg Config, m *masks, dir string) (plan, error) {
 			fi, err := os.Lstat(cur)
 			if err == nil && fi.Mode()&os.ModeSymlink != 0 {
 				target, _ := os.Readlink(cur)
-				return plan{}, fmt.Errorf("refusing to build the sandbox: %s is a symlink (to %s); protected paths must be real files or directories", cur, target)
+				return fmt.Errorf("refusing to build the sandbox: %s is a symlink (to %s); protected paths must be real files or directories", cur, target)
+			}
+			if err == nil && m.live[cur] > 0 {
+				// Another run's mask point: mounted over again, and kept
+				// until this run ends too.
+				m.live[cur]++
+				p.created = append(p.created, cur)
+				add(mountROBind, cur, cur)
+				break
 			}
 			if err == nil && i == len(parts)-1 {
 				add(mountROBind, cur, cur)
@@ -171,12 +211,13 @@ func buildPlan(cfg Config, m *masks, dir string) (plan, error) {
 				continue
 			}
 			if !os.IsNotExist(err) {
-				return plan{}, fmt.Errorf("sandbox: %w", err)
+				return fmt.Errorf("sandbox: %w", err)
 			}
 			if masked[cur] {
 				break
 			}
 			masked[cur] = true
+			m.live[cur]++
 			p.created = append(p.created, cur)
 			if i == len(parts)-1 && protectedFileNames[part] {
 				// An empty regular file, not /dev/null: tools that walk the
@@ -188,23 +229,29 @@ func buildPlan(cfg Config, m *masks, dir string) (plan, error) {
 			break
 		}
 	}
-	return p, nil
+	return nil
 }
 
-// removeMasks deletes the empty mount points created on the host.
-func (m *masks) removeMasks(created []string) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+// release drops a run's hold on its mask points and deletes the ones no
+// run uses any more. m.mu is held.
+func (m *masks) release(created []string) {
 	for i := len(created) - 1; i >= 0; i-- {
 		p := created[i]
-		fi, err := os.Lstat(p)
-		if err != nil {
+		if m.live[p]--; m.live[p] > 0 {
 			continue
 		}
-		if fi.IsDir() {
-			os.Remove(p) // only succeeds when empty
-		} else if fi.Mode().IsRegular() && fi.Size() == 0 {
-			os.Remove(p)
-		}
+		delete(m.live, p)
+		removeMaskPoint(p)
+	}
+}
+
+// removeMasks deletes the empty mount points a finished run created on the
+// host, then its journal.
+func (m *masks) removeMasks(p plan) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.release(p.created)
+	if p.journal != "" {
+		os.Remove(p.journal)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"database/sql/driver"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -15,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/grit-dev/grit/internal/index"
+	"github.com/grit-dev/grit/internal/span"
 )
 
 // Corpus is what the search precomputes from one state of an index: the
@@ -446,7 +446,7 @@ func (c *Corpus) tokenizeFiles(ctx context.Context, which []int) []*fileDoc {
 			defer wg.Done()
 			for k := range work {
 				f := c.files[which[k]]
-				src, err := os.ReadFile(filepath.Join(c.root, filepath.FromSlash(f.path)))
+				src, err := span.ReadFile(filepath.Join(c.root, filepath.FromSlash(f.path)), 0)
 				if err != nil {
 					docs[k] = &fileDoc{tf: map[string]int{}, defs: make([]defDoc, f.n), nDefs: f.n, unread: true}
 					continue
@@ -867,7 +867,7 @@ func (c *Corpus) buildIdents(docs []*fileDoc) {
 // disk already, and the files the index hashed are the ones there (a
 // search updates the index first).
 func (c *Corpus) source(fi int) []byte {
-	b, err := os.ReadFile(filepath.Join(c.root, filepath.FromSlash(c.files[fi].path)))
+	b, err := span.ReadFile(filepath.Join(c.root, filepath.FromSlash(c.files[fi].path)), 0)
 	if err != nil {
 		return nil
 	}

@@ -7,12 +7,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/grit-dev/grit/internal/span"
 )
 
 // ContentMatch is one occurrence of a term in a file.
@@ -175,7 +176,7 @@ func grepInProcess(ctx context.Context, root string, terms, files []string, word
 		go func() {
 			defer wg.Done()
 			for f := range ch {
-				src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
+				src, err := span.ReadFile(filepath.Join(root, filepath.FromSlash(f)), 0)
 				if err != nil {
 					continue
 				}

@@ -69,6 +69,9 @@ type Record struct {
 	// Interrupted marks a partial assistant reply cut by Ctrl-C, or tool
 	// results of calls that were not run to completion.
 	Interrupted bool `json:"interrupted,omitempty"`
+	// Meta marks a user-role message the harness wrote (a continue nudge,
+	// Stop hook feedback, a goal follow-up), not a prompt of the user's.
+	Meta bool `json:"meta,omitempty"`
 
 	// usage
 	Usage *provider.Usage `json:"usage,omitempty"`
@@ -196,11 +199,35 @@ func (s *Store) Open(id string) (*Session, *Transcript, error) {
 		return nil, nil, fmt.Errorf("resume %s: %w", id, err)
 	}
 	tr, err := loadFrom(f)
+	if err == nil {
+		err = endLine(f)
+	}
 	if err != nil {
 		f.Close()
 		return nil, nil, fmt.Errorf("resume %s: %w", id, err)
 	}
 	return &Session{ID: id, Path: s.Path(id), red: s.redactor(), f: f}, tr, nil
+}
+
+// endLine starts a new line when the transcript ends in a torn record (a
+// crash mid-write): the next record would otherwise be glued to the
+// fragment and both lost to the reader. The fragment stays, skipped.
+func endLine(f *os.File) error {
+	fi, err := f.Stat()
+	if err != nil || fi.Size() == 0 {
+		return err
+	}
+	last := make([]byte, 1)
+	if _, err := f.ReadAt(last, fi.Size()-1); err != nil {
+		return fmt.Errorf("read the transcript's end: %w", err)
+	}
+	if last[0] == '\n' {
+		return nil
+	}
+	if _, err := f.Write([]byte("\n")); err != nil {
+		return fmt.Errorf("end the torn last line: %w", err)
+	}
+	return f.Sync()
 }
 
 // Fork starts a new session holding a copy of session id's conversation;
@@ -322,6 +349,12 @@ func (s *Session) Append(rec Record) error {
 // AppendMessage records one message.
 func (s *Session) AppendMessage(m provider.Message, interrupted bool) error {
 	return s.Append(Record{Type: TypeMessage, Message: &m, Interrupted: interrupted})
+}
+
+// AppendMeta records a message the harness wrote in the user's role (see
+// Record.Meta); listings do not count it as a prompt.
+func (s *Session) AppendMeta(m provider.Message) error {
+	return s.Append(Record{Type: TypeMessage, Message: &m, Meta: true})
 }
 
 // AppendStep records one pipeline step with its data.

@@ -18,6 +18,9 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mattn/go-sqlite3"
@@ -291,16 +294,62 @@ func classify(err error) error {
 func Classify(err error) error { return classify(err) }
 
 // MoveAside renames path (and its -wal and -shm files) to
-// path.corrupt-<unix time> and returns the new name.
+// path.corrupt-<unix nanoseconds> and returns the new name. Only the
+// newest KeepMovedAside copies are kept: a database that keeps going bad
+// (or a repository that ships a bad one) must not fill the disk.
 func MoveAside(path string) (string, error) {
-	dst := fmt.Sprintf("%s.corrupt-%d", path, time.Now().Unix())
+	dst := fmt.Sprintf("%s.corrupt-%d", path, time.Now().UnixNano())
 	if err := os.Rename(path, dst); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return "", fmt.Errorf("move aside %s: %w", path, err)
 	}
 	for _, sfx := range []string{"-wal", "-shm"} {
 		os.Rename(path+sfx, dst+sfx)
 	}
+	pruneMovedAside(path)
 	return dst, nil
+}
+
+// KeepMovedAside is how many moved-aside copies of a database are kept
+// for a look at what went wrong.
+const KeepMovedAside = 3
+
+// pruneMovedAside removes all but the newest KeepMovedAside copies.
+func pruneMovedAside(path string) {
+	ents, err := os.ReadDir(filepath.Dir(path))
+	if err != nil {
+		return
+	}
+	prefix := filepath.Base(path) + ".corrupt-"
+	type copy struct {
+		name string
+		when int64
+	}
+	var copies []copy
+	for _, e := range ents {
+		stamp, ok := strings.CutPrefix(e.Name(), prefix)
+		if !ok {
+			continue
+		}
+		if n, err := strconv.ParseInt(stamp, 10, 64); err == nil {
+			copies = append(copies, copy{e.Name(), n})
+		}
+	}
+	if len(copies) <= KeepMovedAside {
+		return
+	}
+	// Stamps of old copies are in seconds, new ones in nanoseconds.
+	norm := func(n int64) int64 {
+		if n < 1e12 {
+			return n * 1e9
+		}
+		return n
+	}
+	sort.Slice(copies, func(i, j int) bool { return norm(copies[i].when) > norm(copies[j].when) })
+	for _, c := range copies[KeepMovedAside:] {
+		for _, sfx := range []string{"", "-wal", "-shm"} {
+			os.Remove(filepath.Join(filepath.Dir(path), c.name+sfx))
+		}
+	}
 }
 
 // ScanRaw runs query (with args: ints, strings, byte slices) on one

@@ -92,7 +92,7 @@ func (Bash) run(ctx context.Context, env *Env, input json.RawMessage) (Result, e
 	marker := "__grit_cwd_" + hex.EncodeToString(rnd[:]) + "__"
 	script := fmt.Sprintf("trap 'printf \"\\n%s%%s\\n\" \"$(pwd -P)\"' EXIT\n%s", marker, in.Command)
 
-	res, err := env.Runner.Run(ctx, sandbox.Spec{Script: script, Dir: cwd, Timeout: timeout, MaxOutput: bashMaxOutput})
+	res, err := env.Runner.Run(ctx, sandbox.Spec{Script: script, Dir: cwd, Timeout: timeout, MaxOutput: bashMaxOutput, Env: env.Vars})
 	if err != nil {
 		return Result{}, fmt.Errorf("bash: %w", err)
 	}

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path"
 	"sync"
+
+	"github.com/grit-dev/grit/internal/span"
 )
 
 // Size limits of the file tools.
@@ -28,6 +30,41 @@ func (e *Env) openRoot() (*os.Root, error) {
 		return nil, fmt.Errorf("open workspace: %w", err)
 	}
 	return r, nil
+}
+
+// openRegular opens rel for reading through r: a regular file, never a
+// FIFO, device or socket (which would block or never end), and without
+// blocking on one. Refusals are the model's to fix.
+func openRegular(r *os.Root, rel string) (*os.File, os.FileInfo, error) {
+	f, fi, err := span.OpenRegular(r, rel)
+	switch {
+	case errors.Is(err, span.ErrNotRegular):
+		if st, serr := r.Stat(rel); serr == nil && st.IsDir() {
+			return nil, nil, fixf(nil, "%s is a directory. Use Glob or Bash ls to list it.", rel)
+		}
+		return nil, nil, fixf(nil, "%s is not a regular file (%v); only regular files can be read.", rel, errors.Unwrap(err))
+	case err != nil:
+		return nil, nil, pathErr(rel, err)
+	}
+	return f, fi, nil
+}
+
+// checkSearchTarget refuses a path named for searching that is neither a
+// directory nor a regular file: rg reads a named FIFO until a writer comes.
+func (e *Env) checkSearchTarget(rel string) error {
+	r, err := e.openRoot()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	fi, err := r.Stat(rel)
+	if err != nil {
+		return pathErr(rel, err)
+	}
+	if !fi.IsDir() && !fi.Mode().IsRegular() {
+		return fixf(nil, "%s is not a regular file or a directory (%s); only those can be searched.", rel, fi.Mode().Type())
+	}
+	return nil
 }
 
 // pathErr turns an os.Root error on rel into a fixable one when it is the
@@ -63,21 +100,11 @@ func (e *Env) readFile(rel string, max int64) ([]byte, os.FileInfo, error) {
 		return nil, nil, err
 	}
 	defer r.Close()
-	f, err := r.Open(rel)
+	f, fi, err := openRegular(r, rel)
 	if err != nil {
-		return nil, nil, pathErr(rel, err)
+		return nil, nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, nil, fmt.Errorf("stat %s: %w", rel, err)
-	}
-	if fi.IsDir() {
-		return nil, nil, fixf(nil, "%s is a directory. Use Glob or Bash ls to list it.", rel)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, nil, fixf(nil, "%s is not a regular file.", rel)
-	}
 	if fi.Size() > max {
 		return nil, nil, fixf(nil, "%s is too large (%d bytes, limit %d).", rel, fi.Size(), max)
 	}

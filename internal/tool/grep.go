@@ -91,6 +91,9 @@ func (Grep) run(ctx context.Context, env *Env, input json.RawMessage) (Result, e
 		if target, err = env.resolve(in.Path); err != nil {
 			return Result{}, err
 		}
+		if err := env.checkSearchTarget(target); err != nil {
+			return Result{}, err
+		}
 	}
 	args := []string{"--no-config", "--color=never", "--hidden", "--glob=!.git", "--glob=!.grit",
 		"--max-columns=500", "--max-columns-preview", "--with-filename"}

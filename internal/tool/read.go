@@ -74,21 +74,11 @@ func (Read) run(ctx context.Context, env *Env, input json.RawMessage) (Result, e
 		return Result{}, err
 	}
 	defer r.Close()
-	f, err := r.Open(rel)
+	f, fi, err := openRegular(r, rel)
 	if err != nil {
-		return Result{}, pathErr(rel, err)
+		return Result{}, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return Result{}, fmt.Errorf("stat %s: %w", rel, err)
-	}
-	if fi.IsDir() {
-		return Result{}, fixf(nil, "%s is a directory. Use Glob or Bash ls to list it.", rel)
-	}
-	if !fi.Mode().IsRegular() {
-		return Result{}, fixf(nil, "%s is not a regular file.", rel)
-	}
 	if ImageType(rel) != "" {
 		return readImage(f, rel)
 	}

@@ -329,6 +329,20 @@ func TestPermissionDialog(t *testing.T) {
 	contains(t, "scrollback", h.scrollback(), "Edit(calc.py) allowed for this session")
 }
 
+func TestPlanDialog(t *testing.T) {
+	h := newHarness(t)
+	reply := make(chan Answer, 1)
+	plan := json.RawMessage(`{"plan":"1. Change **add** to add.\n2. Run the tests."}`)
+	h.send(askMsg{Tool: "ExitPlanMode", Input: plan, reply: reply})
+	contains(t, "plan dialog", h.view(), "Ready to code?", "Change", "Run the tests", "1. Yes, and approve edits one by one", "2. Yes, and accept edits", "3. No, keep planning")
+	h.m.dialog.shown = time.Now().Add(-time.Second)
+	h.key("2")
+	if a := <-reply; a != AllowAlways {
+		t.Fatalf("answer = %v", a)
+	}
+	contains(t, "scrollback", h.scrollback(), "Plan approved; edits are accepted.")
+}
+
 func TestEscInterruptsAndCtrlCTwiceQuits(t *testing.T) {
 	h := newHarness(t)
 	started := make(chan struct{})

@@ -218,18 +218,19 @@ func extract(l *language, q *query, src []byte, raw []C.grit_cap) *index.Parsed 
 	}
 	flush()
 
-	out.Defs = finishDefs(l, src, lines, defs, docs, comments)
+	out.Defs, out.Capped = finishDefs(l, src, lines, defs, docs, comments)
 	attachCallers(out.Defs, out.Calls)
 	out.Imports = groupImports(imports)
 	return out
 }
 
 // holds reports whether a match passes its pattern's predicates: each
-// tested capture's text is one of the predicate's values.
+// tested capture's text is one of the predicate's values (none of them for
+// #not-any-of?).
 func holds(preds []predicate, match []capture, src []byte) bool {
 	for _, p := range preds {
 		for _, c := range match {
-			if c.id == p.capture && !slices.Contains(p.values, string(src[c.start:c.end])) {
+			if c.id == p.capture && slices.Contains(p.values, string(src[c.start:c.end])) == p.not {
 				return false
 			}
 		}
@@ -278,7 +279,7 @@ func addRefs(out *index.Parsed, src []byte, refs []C.grit_span) {
 // finishDefs merges duplicate captures of one definition (a decorated
 // function matches twice: keep the widest range), nests them, and fills in
 // qualified names, parents, signatures and docs.
-func finishDefs(l *language, src []byte, lines *span.Lines, raw []rawDef, docs, comments []capture) []index.Def {
+func finishDefs(l *language, src []byte, lines *span.Lines, raw []rawDef, docs, comments []capture) ([]index.Def, string) {
 	// Merge by name position: the widest range wins; an explicit @sig wins.
 	byName := make(map[int]int, len(raw))
 	merged := make([]rawDef, 0, len(raw))
@@ -317,6 +318,7 @@ func finishDefs(l *language, src []byte, lines *span.Lines, raw []rawDef, docs, 
 		}
 		return merged[i].d.End > merged[j].d.End
 	})
+	merged, capped := capDefs(merged)
 	var stack []int
 	defs := make([]index.Def, len(merged))
 	for i := range merged {
@@ -373,7 +375,7 @@ func finishDefs(l *language, src []byte, lines *span.Lines, raw []rawDef, docs, 
 			}
 		}
 	}
-	return defs
+	return defs, capped
 }
 
 // commentEndLine is the line a comment ends on; a comment node that takes

@@ -3,11 +3,16 @@ package treesitter
 import (
 	"strings"
 
+	tshcl "github.com/tree-sitter-grammars/tree-sitter-hcl/bindings/go"
+	tslua "github.com/tree-sitter-grammars/tree-sitter-lua/bindings/go"
+	tsbash "github.com/tree-sitter/tree-sitter-bash/bindings/go"
+	tscsharp "github.com/tree-sitter/tree-sitter-c-sharp/bindings/go"
 	tsc "github.com/tree-sitter/tree-sitter-c/bindings/go"
 	tscpp "github.com/tree-sitter/tree-sitter-cpp/bindings/go"
 	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
 	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
 	tsjs "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
+	tsphp "github.com/tree-sitter/tree-sitter-php/bindings/go"
 	tspython "github.com/tree-sitter/tree-sitter-python/bindings/go"
 	tsruby "github.com/tree-sitter/tree-sitter-ruby/bindings/go"
 	tsrust "github.com/tree-sitter/tree-sitter-rust/bindings/go"
@@ -71,6 +76,39 @@ var languages = []*language{
 		l.refs = []string{"identifier", "constant"}
 		return l
 	}(),
+	func() *language {
+		l := newLanguage("csharp", "csharp", tscsharp.Language(), ".cs")
+		l.refs = []string{"identifier"}
+		return l
+	}(),
+	func() *language {
+		l := newLanguage("php", "php", tsphp.LanguagePHP(), ".php")
+		l.cleanModule = phpModule
+		l.refs = []string{"name"}
+		return l
+	}(),
+	func() *language {
+		l := newLanguage("bash", "bash", tsbash.Language(), ".sh", ".bash")
+		l.cleanModule = unquote
+		l.refs = []string{"command_name", "variable_name"}
+		return l
+	}(),
+	func() *language {
+		l := newLanguage("lua", "lua", tslua.Language(), ".lua")
+		l.cleanModule = unquote
+		l.refs = []string{"identifier"}
+		return l
+	}(),
+	func() *language {
+		l := newLanguage("hcl", "hcl", tshcl.Language(), ".tf", ".hcl", ".tfvars")
+		l.level = LevelDefinitions
+		l.refs = []string{"identifier"}
+		return l
+	}(),
 }
 
 func unquote(s string) string { return strings.Trim(s, "\"`'") }
+
+// phpModule turns a use clause's name (\App\Models\Item) into a module
+// path without the leading separator.
+func phpModule(s string) string { return strings.TrimPrefix(s, "\\") }
