@@ -25,6 +25,7 @@ var allowed = map[string][]string{
 	"internal/fix":              {"internal/provider", "internal/tool", "internal/session", "internal/contextfiles", "internal/permission", "internal/sandbox", "internal/edit", "internal/search", "internal/index", "internal/span", "internal/config", "internal/store"},
 	"internal/tool":             {"internal/search", "internal/index", "internal/edit", "internal/sandbox", "internal/permission", "internal/span", "internal/store", "internal/config"},
 	"internal/contextfiles":     {"internal/span", "internal/config"},
+	"internal/mcpclient":        {"internal/tool", "internal/edit", "internal/config", "internal/span"},
 	"internal/search":           {"internal/index", "internal/store", "internal/span"},
 	"internal/index":            {"internal/store", "internal/span"},
 	"internal/index/treesitter": {"internal/index", "internal/span"},

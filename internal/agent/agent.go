@@ -176,6 +176,11 @@ type Agent struct {
 	// hookStop is set by a PreToolUse or PostToolUse hook's continue:false
 	// during a turn (its stopReason); the turn ends after the reply's calls.
 	hookStop string
+	// pendingUsage is subagents' usage not yet in the running turn's Result.
+	pendingUsage provider.Usage
+
+	askMu  sync.Mutex // one permission question at a time (parallel reads)
+	emitMu sync.Mutex // events reach OnEvent one at a time
 }
 
 // New builds an Agent.
@@ -344,6 +349,8 @@ func (a *Agent) hookInput(m map[string]any) map[string]any {
 
 func (a *Agent) emit(e Event) {
 	if a.opts.OnEvent != nil {
+		a.emitMu.Lock()
+		defer a.emitMu.Unlock()
 		a.opts.OnEvent(e)
 	}
 }
@@ -383,4 +390,19 @@ func textMessage(role provider.Role, texts ...string) provider.Message {
 		}
 	}
 	return m
+}
+
+// setStopped records a hook's continue:false (its stopReason); parallel
+// calls may set it at once.
+func (a *Agent) setStopped(reason string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.hookStop = reason
+}
+
+// stopped is the stopReason a hook ended the turn with, or "".
+func (a *Agent) stopped() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.hookStop
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/grit-dev/grit/internal/provider"
+	"github.com/grit-dev/grit/internal/tool"
 )
 
 // Run is one turn: prompt in, the model and tools work until the model ends
@@ -18,12 +19,18 @@ import (
 // On cancellation the partial reply is kept, recorded as interrupted, and
 // the error is ctx.Err().
 func (a *Agent) Run(ctx context.Context, prompt string) (Result, error) {
-	return a.run(ctx, prompt, false)
+	return a.run(ctx, prompt, false, nil)
+}
+
+// RunWith is Run with images attached to the prompt (pasted image paths).
+// A model that does not take images gets a note in their place.
+func (a *Agent) RunWith(ctx context.Context, prompt string, images []tool.Image) (Result, error) {
+	return a.run(ctx, prompt, false, images)
 }
 
 // run is Run; nudge marks the prompt as the harness's (goal mode's
 // follow-ups), not the user's.
-func (a *Agent) run(ctx context.Context, prompt string, nudge bool) (out Result, err error) {
+func (a *Agent) run(ctx context.Context, prompt string, nudge bool, images []tool.Image) (out Result, err error) {
 	var res Result
 	fail := func(err error) (Result, error) {
 		res.IsError = true
@@ -67,15 +74,24 @@ func (a *Agent) run(ctx context.Context, prompt string, nudge bool) (out Result,
 		}
 		extra = append(extra, out.AdditionalContext)
 	}
+	first := textMessage(provider.RoleUser, append(extra, prompt)...)
+	if len(images) > 0 {
+		if p := a.Provider(); provider.AcceptsImages(p) {
+			first.Content = append(first.Content, ImageBlocks(images)...)
+		} else {
+			first.Content = append(first.Content, provider.Block{Type: provider.BlockText, Text: fmt.Sprintf("[%d attached image(s) were not sent: the model %s does not accept images.]", len(images), p.Name())})
+			a.emit(Event{Kind: KindNotice, Text: fmt.Sprintf("the model %s does not accept images; the attached image was not sent (switch with /model to a vision model)", p.Name())})
+		}
+	}
 	if nudge {
 		if err := a.recordNudge(strings.Join(append(extra, prompt), "\n\n")); err != nil {
 			return fail(err)
 		}
-	} else if err := a.record(textMessage(provider.RoleUser, append(extra, prompt)...), false); err != nil {
+	} else if err := a.record(first, false); err != nil {
 		return fail(err)
 	}
 
-	a.hookStop = ""
+	a.setStopped("")
 	a.mu.Lock()
 	a.turnUsage = provider.Usage{}
 	a.mu.Unlock()
@@ -194,6 +210,7 @@ func (a *Agent) run(ctx context.Context, prompt string, nudge bool) (out Result,
 			a.emit(Event{Kind: KindAssistant, Message: &msg})
 			cut.Reset()
 			results, loopMsg, err := a.runTools(ctx, calls, &loops)
+			res.Usage.Add(a.takePendingUsage())
 			interrupted := ctx.Err() != nil
 			reply := provider.Message{Role: provider.RoleUser, Content: results}
 			if rerr := a.record(reply, interrupted); rerr != nil {
@@ -206,9 +223,9 @@ func (a *Agent) run(ctx context.Context, prompt string, nudge bool) (out Result,
 			if err != nil {
 				return fail(err)
 			}
-			if a.hookStop != "" {
+			if a.stopped() != "" {
 				res.Subtype = SubtypeSuccess
-				res.Text = "Stopped by a hook: " + a.hookStop
+				res.Text = "Stopped by a hook: " + a.stopped()
 				a.emit(Event{Kind: KindNotice, Text: res.Text})
 				return res, nil
 			}

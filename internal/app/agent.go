@@ -15,6 +15,7 @@ import (
 	"github.com/grit-dev/grit/internal/agent"
 	"github.com/grit-dev/grit/internal/config"
 	"github.com/grit-dev/grit/internal/index"
+	"github.com/grit-dev/grit/internal/mcpclient"
 	"github.com/grit-dev/grit/internal/permission"
 	"github.com/grit-dev/grit/internal/provider"
 	"github.com/grit-dev/grit/internal/sandbox"
@@ -73,6 +74,9 @@ type AgentSession struct {
 	Trusted bool
 	ixMu    sync.Mutex
 	ix      *index.Index
+	env     *tool.Env
+	// MCP holds the session's MCP servers (stopped by Close).
+	MCP *mcpclient.Manager
 }
 
 // OpenAgent loads settings, builds the provider, tools, sandbox, permission
@@ -132,6 +136,7 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 		return nil, err
 	}
 	s.Root = env.Root
+	s.env = env
 	s.Cwd = launchDir(env.Root)
 	// Relative paths and Bash start where grit was started, as in Claude Code.
 	if err := env.SetBase(s.Cwd); err != nil {
@@ -176,8 +181,7 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 		Managed: src.Managed.Settings.Permissions, User: user, Project: project,
 		ProjectTrusted: trusted, Home: o.ConfigOpts.Home,
 		Cwd: env.Cwd, AdditionalDirs: settings.Permissions.AdditionalDirectories,
-		// ToolSearch only loads schemas into the next request: no side effect.
-		ReadOnlyTools: []string{"ToolSearch"},
+		ReadOnlyTools: sideEffectFreeTools,
 	})
 	if err != nil {
 		return nil, err
@@ -257,6 +261,7 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 		s.Close()
 		return nil, err
 	}
+	s.installDaily(ctx, o, src, removed, history)
 	return s, nil
 }
 
@@ -295,10 +300,16 @@ func (s *AgentSession) End(ctx context.Context, reason string) error {
 	return s.Agent.End(ctx, reason)
 }
 
-// Close fires SessionEnd if it has not fired, and releases the session and
-// the index.
+// Close fires SessionEnd if it has not fired, stops the MCP servers, kills
+// the background shells, and releases the session and the index.
 func (s *AgentSession) Close() error {
 	err := s.End(context.Background(), "other")
+	if s.env != nil {
+		s.env.Close()
+	}
+	if s.MCP != nil {
+		err = errors.Join(err, s.MCP.Close())
+	}
 	if s.Session != nil {
 		err = errors.Join(err, s.Session.Close())
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/grit-dev/grit/internal/edit"
 	"github.com/grit-dev/grit/internal/fix"
 	"github.com/grit-dev/grit/internal/index"
+	"github.com/grit-dev/grit/internal/mcpclient"
 	"github.com/grit-dev/grit/internal/provider"
 	"github.com/grit-dev/grit/internal/session"
 	"github.com/grit-dev/grit/internal/tool"
@@ -39,9 +40,12 @@ var CoreTools = map[string]bool{
 // nested context files on Read, and compaction. Build it with NewContextLayer
 // and Install it on an agent.
 type ContextLayer struct {
-	Files     *contextfiles.Set
-	Memories  []contextfiles.Memory
-	Skills    *contextfiles.Skills
+	Files    *contextfiles.Set
+	Memories []contextfiles.Memory
+	Skills   *contextfiles.Skills
+	Commands *contextfiles.Commands // custom slash commands (commands.go)
+	// MCP runs MCP prompts as /mcp__server__prompt; nil without servers.
+	MCP       *mcpclient.Manager
 	Compactor *session.Compactor
 	Window    int // tokens; 0 unknown
 	Model     string
@@ -104,6 +108,10 @@ func NewContextLayer(o ContextOptions) (*ContextLayer, error) {
 	l := &ContextLayer{Files: files, Memories: mems, Skills: skills, Window: o.Window, Model: o.Model,
 		root: o.Root, appendPrompt: o.AppendSystemPrompt, promptEnv: agent.DetectPromptEnv(cmp.Or(o.Cwd, o.Root))}
 	l.memoryText, l.warnings = contextfiles.RenderMemory(mems)
+	if l.Commands, err = contextfiles.FindCommands(fo, repoDefinitionsHonoured(!o.Untrusted)); err != nil {
+		return nil, err
+	}
+	l.warnings = append(l.warnings, l.Commands.Warnings...)
 	return l, nil
 }
 
@@ -532,6 +540,7 @@ func AttachContext(ctx context.Context, s *AgentSession, o AgentOptions) (*Conte
 	if err != nil {
 		return nil, err
 	}
+	l.MCP = s.MCP
 	l.Install(s.Agent.Tools(), disallowed)
 	l.Attach(s.Agent)
 	if o.Warnf != nil {
@@ -552,7 +561,7 @@ func ContextFor(ctx context.Context, o AgentOptions) (ContextReport, error) {
 	}
 	// What a session would load: an untrusted repository's own settings and
 	// skills are left out, as AgentSession leaves them out.
-	settings, _, status, err := LoadSettings(root, o.ConfigOpts, o.TrustPath)
+	settings, src, status, err := LoadSettings(root, o.ConfigOpts, o.TrustPath)
 	if err != nil {
 		return ContextReport{}, err
 	}
@@ -571,6 +580,11 @@ func ContextFor(ctx context.Context, o AgentOptions) (ContextReport, error) {
 	env.Index = s.index // opened only if a tool ran; listing the tools does not
 	defer s.Close()
 	reg := tool.Default(env)
+	types, _ := subagentTypes(env.Root, o.ConfigOpts, status.Honoured())
+	reg.Add(&agent.Task{Types: types})
+	if m, _ := mcpServers(ctx, env.Root, src, status.Honoured(), "", reg, nil); m != nil {
+		defer m.Close()
+	}
 	var p provider.Provider
 	if kind, _, _ := strings.Cut(model, ":"); kind == "ollama" {
 		p, _ = s.newProvider(model) // for the window Ollama reports; no model call

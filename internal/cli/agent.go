@@ -228,7 +228,8 @@ func runHeadless(e *env, f agentFlags, prompt string) error {
 		return err
 	}
 	defer s.Close()
-	if _, err := app.AttachContext(e.ctx, s, opts); err != nil {
+	layer, err := app.AttachContext(e.ctx, s, opts)
+	if err != nil {
 		return err
 	}
 	sessionID = s.Session.ID
@@ -236,7 +237,7 @@ func runHeadless(e *env, f agentFlags, prompt string) error {
 		enc.Encode(streamLine{Type: "system", Subtype: "init", SessionID: sessionID, Cwd: s.Root, Model: s.Model,
 			Tools: s.Agent.Tools().Names(), PermissionMode: s.Engine.Mode()})
 	}
-	res, runErr := s.Agent.Run(e.ctx, prompt)
+	res, runErr := s.RunPrompt(e.ctx, layer, prompt)
 	if runErr != nil {
 		if hint := app.ModelUnreachable(s.Model, runErr); hint != "" {
 			runErr = errors.New(hint)
@@ -289,6 +290,10 @@ func orSubtype(s string) string {
 func describeEvent(w io.Writer, ev agent.Event) {
 	switch ev.Kind {
 	case agent.KindToolUse:
+		if ev.ToolName == "TodoWrite" {
+			describeTodos(w, ev.ToolInput)
+			return
+		}
 		fmt.Fprintf(w, "⏺ %s(%s)\n", ev.ToolName, oneLine(summarizeInput(ev.ToolInput), 100))
 	case agent.KindToolResults:
 		for _, b := range ev.Message.Content {
@@ -313,7 +318,7 @@ func summarizeInput(input json.RawMessage) string {
 	if json.Unmarshal(input, &m) != nil {
 		return string(input)
 	}
-	for _, k := range []string{"command", "file_path", "pattern", "task", "name", "plan"} {
+	for _, k := range []string{"command", "file_path", "pattern", "task", "name", "plan", "url", "description", "bash_id", "shell_id"} {
 		if v, ok := m[k].(string); ok {
 			return v
 		}
@@ -367,6 +372,9 @@ func slashCommands() []slashCommand {
 		{"/memory", "/memory", "show the memory files (# NOTE adds a note)", slashMemory},
 		{"/resume", "/resume [ID]", "list this project's sessions, or switch to one", slashResume},
 		{"/goal", "/goal OBJECTIVE --until CMD", "work until CMD exits 0 (run by grit in the sandbox) or 10 turns are spent", slashGoal},
+		{"/todos", "/todos", "show the task list (TodoWrite)", slashTodos},
+		{"/mcp", "/mcp", "show the MCP servers: state, tool count, log", slashMCP},
+		{"/bashes", "/bashes", "list the background shells (kill one with /bashes kill ID)", slashBashes},
 		// Slash commands register here, one line each.
 	}
 }
@@ -375,6 +383,8 @@ func slashHelp(ctx context.Context, c *chat, arg string) error {
 	for _, sc := range slashCommands() {
 		fmt.Fprintf(c.e.Out, "  %-28s %s\n", sc.usage, sc.help)
 	}
+	helpCustom(c)
+	fmt.Fprintln(c.e.Out, "  @path inlines a file or lists a directory; @path:SYMBOL inlines one definition.")
 	fmt.Fprintln(c.e.Out, "  Ctrl-C interrupts the model; at the prompt it quits.")
 	return nil
 }
@@ -573,7 +583,7 @@ func runInteractive(e *env, f agentFlags, first string) error {
 			case <-done:
 			}
 		}()
-		res, err := s.Agent.Run(ctx, prompt)
+		res, err := s.RunPrompt(ctx, c.layer, prompt)
 		close(done)
 		cancel()
 		c.endStream()
@@ -617,6 +627,8 @@ func runInteractive(e *env, f agentFlags, first string) error {
 		case line == "":
 		case m.pasted:
 			turn(line) // a paste is a message, even one starting with / or #
+		case strings.HasPrefix(line, "/") && !c.builtin(line) && c.layer != nil && c.layer.IsCommand(line):
+			turn(line) // a custom command or a skill
 		case strings.HasPrefix(line, "/"):
 			if err := c.dispatch(base, line); err != nil {
 				fmt.Fprintf(e.Err, "grit: %v\n", err)

@@ -39,6 +39,7 @@ func doctorChecks() []doctorCheck {
 		indexCheck,
 		languagesCheck,
 		sandboxCheck,
+		mcpCheck,
 		// Checks register here, one line each.
 	}
 }

@@ -135,7 +135,7 @@ type tuiBackend struct {
 }
 
 func (b *tuiBackend) Run(ctx context.Context, prompt string) (agent.Result, error) {
-	res, err := b.c.s.Agent.Run(ctx, prompt)
+	res, err := b.c.s.RunPrompt(ctx, b.c.layer, prompt) // commands, skills, @ mentions
 	if err != nil && !errors.Is(err, context.Canceled) {
 		if hint := app.ModelUnreachable(b.c.s.Model, err); hint != "" {
 			err = errors.New(hint)
@@ -164,6 +164,18 @@ func (b *tuiBackend) Commands() []tui.Command {
 	var out []tui.Command
 	for _, sc := range slashCommands() {
 		out = append(out, tui.Command{Name: sc.name, Usage: sc.usage, Help: sc.help})
+	}
+	if l := b.c.layer; l != nil {
+		for _, cmd := range l.Commands.List {
+			if !b.c.builtin("/" + cmd.Name) {
+				out = append(out, tui.Command{Name: "/" + cmd.Name, Usage: strings.TrimSpace("/" + cmd.Name + " " + cmd.ArgumentHint), Help: cmd.Description, Turn: true})
+			}
+		}
+		for _, sk := range l.SkillList() {
+			if !b.c.builtin("/" + sk.Name) {
+				out = append(out, tui.Command{Name: "/" + sk.Name, Usage: "/" + sk.Name, Help: sk.Description, Turn: true})
+			}
+		}
 	}
 	return out
 }

@@ -112,6 +112,29 @@ type Engine struct {
 	mu     sync.Mutex
 	mode   string
 	grants []Rule // session grants, most recent last
+	turn   []Rule // a custom command's allowed-tools, for its turn only
+}
+
+// AllowForTurn allows what rules name until the returned function is
+// called (a custom command's allowed-tools, for the turn it runs). Deny and
+// ask rules still win, as they do over every allow rule.
+func (e *Engine) AllowForTurn(rules []string) (func(), error) {
+	var parsed []Rule
+	for _, raw := range rules {
+		r, err := ParseRule(raw, e.root, e.home)
+		if err != nil {
+			return nil, fmt.Errorf("allowed-tools: %w", err)
+		}
+		parsed = append(parsed, r)
+	}
+	e.mu.Lock()
+	e.turn = parsed
+	e.mu.Unlock()
+	return func() {
+		e.mu.Lock()
+		e.turn = nil
+		e.mu.Unlock()
+	}, nil
 }
 
 // New builds an Engine. A rule that does not parse is an error naming it and
@@ -425,6 +448,11 @@ func (e *Engine) find(kind string, match func(Rule) bool) (Rule, string, bool) {
 				return r, "session", true
 			}
 		}
+		for _, r := range e.turn {
+			if match(r) {
+				return r, "command allowed-tools", true
+			}
+		}
 	}
 	return Rule{}, "", false
 }
@@ -507,7 +535,7 @@ func (e *Engine) checkRead(tool, p, mode string) Decision {
 }
 
 func (e *Engine) checkOther(tool, mode string, match func(Rule) bool) Decision {
-	m := func(r Rule) bool { return r.Tool == tool && match(r) }
+	m := func(r Rule) bool { return (r.Tool == tool || mcpServerRule(r.Tool, tool)) && match(r) }
 	if r, l, ok := e.find(Deny, m); ok {
 		return Decision{Behavior: Deny, Reason: "denied by " + ruleReason(Deny, r, l)}
 	}
@@ -527,4 +555,11 @@ func (e *Engine) checkOther(tool, mode string, match func(Rule) bool) Decision {
 		return Decision{Behavior: Allow, Reason: "bypassPermissions mode"}
 	}
 	return Decision{Behavior: Ask, Reason: fmt.Sprintf("%s asks in %s mode", tool, mode)}
+}
+
+// mcpServerRule reports whether a rule's tool name names the MCP server of
+// tool: "mcp__github" covers every mcp__github__<tool> (Claude Code's rule).
+func mcpServerRule(ruleTool, tool string) bool {
+	server, ok := strings.CutPrefix(ruleTool, "mcp__")
+	return ok && server != "" && !strings.Contains(server, "__") && strings.HasPrefix(tool, ruleTool+"__")
 }

@@ -45,6 +45,9 @@ func newAnthropic(model string, opts Options) *anthropicProvider {
 
 func (p *anthropicProvider) Name() string { return "anthropic:" + p.model }
 
+// AcceptsImages: every Claude model since Claude 3 takes images.
+func (p *anthropicProvider) AcceptsImages() bool { return true }
+
 // Ping lists the models (GET /v1/models): it checks the key and the
 // endpoint without spending a token.
 func (p *anthropicProvider) Ping(ctx context.Context) error {
@@ -126,8 +129,10 @@ func (p *anthropicProvider) params(req *Request) (anthropic.MessageNewParams, er
 					tr.IsError = anthropic.Bool(true)
 				}
 				blocks = append(blocks, anthropic.ContentBlockParamUnion{OfToolResult: &tr})
+			case BlockImage:
+				blocks = append(blocks, anthropic.NewImageBlockBase64(b.MediaType, b.Data))
 			default:
-				return params, fmt.Errorf("anthropic: unknown block type %q (expected: text, tool_use, tool_result)", b.Type)
+				return params, fmt.Errorf("anthropic: unknown block type %q (expected: text, tool_use, tool_result, image)", b.Type)
 			}
 		}
 		if len(blocks) == 0 {

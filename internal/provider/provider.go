@@ -25,6 +25,9 @@ const (
 	BlockText       = "text"
 	BlockToolUse    = "tool_use"
 	BlockToolResult = "tool_result"
+	// BlockImage is an image in a user message (a Read of an image file, a
+	// pasted image path): MediaType and base64 Data.
+	BlockImage = "image"
 )
 
 // Block is one content block, shaped like the Anthropic Messages API's.
@@ -40,6 +43,20 @@ type Block struct {
 	ToolUseID string `json:"tool_use_id,omitempty"`
 	Content   string `json:"content,omitempty"`
 	IsError   bool   `json:"is_error,omitempty"`
+	// image
+	MediaType string `json:"media_type,omitempty"` // image/png, image/jpeg, image/gif, image/webp
+	Data      string `json:"data,omitempty"`       // base64
+}
+
+// Vision is implemented by providers that can say whether their model
+// accepts images.
+type Vision interface{ AcceptsImages() bool }
+
+// AcceptsImages reports whether p's model takes image blocks; a provider
+// that does not say is taken as text-only.
+func AcceptsImages(p Provider) bool {
+	v, ok := p.(Vision)
+	return ok && v.AcceptsImages()
 }
 
 // Message is one turn of the conversation.

@@ -36,6 +36,8 @@ type bashInput struct {
 	Command     string `json:"command"`
 	Timeout     int    `json:"timeout"`
 	Description string `json:"description"`
+	// RunInBackground starts the command as a background shell (BashOutput reads it).
+	RunInBackground bool `json:"run_in_background"`
 }
 
 func (Bash) Name() string        { return "Bash" }
@@ -45,7 +47,8 @@ func (Bash) Schema() json.RawMessage {
 	return json.RawMessage(`{"type":"object","properties":{` +
 		`"command":{"type":"string","description":"The command"},` +
 		`"timeout":{"type":"integer","maximum":600000,"description":"Milliseconds (default 120000)"},` +
-		`"description":{"type":"string","description":"What it does, in 5-10 words"}},` +
+		`"description":{"type":"string","description":"What it does, in 5-10 words"},` +
+		`"run_in_background":{"type":"boolean","description":"Run in the background; read it with BashOutput"}},` +
 		`"required":["command"]}`)
 }
 
@@ -76,6 +79,13 @@ func (Bash) run(ctx context.Context, env *Env, input json.RawMessage) (Result, e
 		cwd = env.realRoot()
 		env.SetCwd("")
 		notes = append(notes, "The working directory no longer existed; reset to "+cwd+".")
+	}
+	if in.RunInBackground {
+		id, err := env.Shells().Start(env.Runner, in.Command, in.Command, cwd)
+		if err != nil {
+			return Result{}, fmt.Errorf("bash: %w", err)
+		}
+		return Result{Content: fmt.Sprintf("Command running in background with ID: %s. Read its output with BashOutput (bash_id %q); stop it with KillShell.", id, id)}, nil
 	}
 	var rnd [12]byte
 	rand.Read(rnd[:])

@@ -26,11 +26,28 @@ type Env struct {
 	// Vars are the settings' "env" ("KEY=value"), set for every Bash command.
 	Vars []string
 
-	mu    sync.Mutex
-	real  string               // Root with symlinks resolved, set on first use
-	cwd   string               // Bash's working directory; persists between calls
-	base  string               // relative paths start here (slash-separated, relative to the root; "" the root)
-	reads map[string]FileState // relative path → state when the model last read it
+	mu     sync.Mutex
+	real   string               // Root with symlinks resolved, set on first use
+	cwd    string               // Bash's working directory; persists between calls
+	base   string               // relative paths start here (slash-separated, relative to the root; "" the root)
+	reads  map[string]FileState // relative path → state when the model last read it
+	shells *Shells              // background shells, made on first use
+	todos  []Todo               // the TodoWrite list
+}
+
+// Shells are the session's background shells.
+func (e *Env) Shells() *Shells {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.shells == nil {
+		e.shells = &Shells{}
+	}
+	return e.shells
+}
+
+// Close ends what the session started: background shells are killed.
+func (e *Env) Close() {
+	e.Shells().CloseAll()
 }
 
 // FileState is what the harness saw of a file when the model read it.

@@ -161,13 +161,16 @@ func (r *Registry) unknown(name string) error {
 	return fmt.Errorf("no such tool (expected one of: %s)", strings.Join(r.order, ", "))
 }
 
-// Default returns the core tools for env: Bash, Read, Edit, Write, Grep,
-// Glob, and, when env has an index, Locate and EditFunction.
+// Default returns the tools for env: Bash, Read, Edit, Write, Grep, Glob,
+// and, when env has an index, Locate and EditFunction; then TodoWrite,
+// BashOutput, KillShell and WebFetch (without a summarizer: the agent's
+// replaces it).
 func Default(env *Env) *Registry {
 	tools := []Tool{Bash{}, Read{}, Edit{}, Write{}, Grep{}, Glob{}}
 	if env != nil && env.Index != nil {
 		tools = append(tools, Locate{}, EditFunction{})
 	}
+	tools = append(tools, TodoWrite{}, BashOutput{}, KillShell{}, WebFetch{})
 	return NewRegistry(tools...)
 }
 
