@@ -31,9 +31,20 @@ import (
 	"github.com/grit-dev/grit/internal/tool"
 )
 
+// Call is one tool call as the Gate and the Asker see it.
+type Call struct {
+	Tool  string
+	Input json.RawMessage
+	// Paths are the absolute paths the call reads or writes, as the tool
+	// itself resolves them (EditFunction's come from the index); nil when
+	// the call names none. Permission checks judge these, never a path
+	// field of the input the tool does not use.
+	Paths []string
+}
+
 // Gate decides whether a tool call may run.
 type Gate interface {
-	Check(ctx context.Context, toolName string, input json.RawMessage) Decision
+	Check(ctx context.Context, c Call) Decision
 }
 
 // Decision is a Gate's verdict.
@@ -59,7 +70,7 @@ const (
 // Without one (headless), ask becomes deny, and the tool result tells the
 // model how the user can allow it.
 type Asker interface {
-	Ask(ctx context.Context, toolName string, input json.RawMessage, reason string) (bool, error)
+	Ask(ctx context.Context, c Call, reason string) (bool, error)
 }
 
 // Hooks fires settings hooks; see CommandHooks.
@@ -67,10 +78,14 @@ type Hooks interface {
 	Fire(ctx context.Context, event string, input map[string]any) (HookOutcome, error)
 }
 
-// HookOutcome is what the hooks of one event decided.
+// HookOutcome is what the hooks of one event decided. Block refuses the
+// action (for Stop: sends the model back to work) with Reason for the
+// model; Stop ends the turn (continue:false) with StopReason for the user.
 type HookOutcome struct {
 	Block             bool
 	Reason            string
+	Stop              bool
+	StopReason        string
 	AdditionalContext string
 }
 
@@ -83,6 +98,9 @@ type Compactor interface {
 	// error with messages means they replace the conversation and the turn
 	// still stops (the compacted conversation is still too large).
 	Compact(ctx context.Context, messages []provider.Message) ([]provider.Message, error)
+	// Spent is the usage of every summary call so far: the agent counts
+	// it in the conversation's usage and the turn's.
+	Spent() provider.Usage
 }
 
 // Defaults and bounds.
@@ -97,6 +115,11 @@ const (
 
 // ContinueNudge is the user message sent after a reply was cut by max_tokens.
 const ContinueNudge = "Your reply was cut off by the output token limit. Continue exactly where you stopped; do not repeat what you already wrote."
+
+// CutCallNudge is the user message sent after a reply was cut by max_tokens
+// in the middle of a tool call (%s: the tool's name). A cut call cannot
+// run, and continuing it mid-JSON is impossible: it is asked for again.
+const CutCallNudge = "Your reply was cut off by the output token limit in the middle of a %s call, so that call was not run. Send the whole call again in your next reply; if its input is long (a large Write, say), split the work into smaller calls."
 
 // Result subtypes, as in Claude Code's result message.
 const (
@@ -130,6 +153,9 @@ type Options struct {
 	MaxTokens int
 	// OnEvent receives the turn's events as they happen; nil drops them.
 	OnEvent func(Event)
+	// PlanMode reports whether plan mode is on; while it is, the system
+	// prompt ends with PlanModePrompt. Nil means never.
+	PlanMode func() bool
 }
 
 // Agent is one conversation with a model.
@@ -144,7 +170,17 @@ type Agent struct {
 	messages  []provider.Message
 	usage     provider.Usage // the whole conversation
 	lastUsage provider.Usage // the last model call
+	turnUsage provider.Usage // compaction calls of the running turn
 	started   bool           // SessionStart fired
+	ended     bool           // SessionEnd fired
+	// hookStop is set by a PreToolUse or PostToolUse hook's continue:false
+	// during a turn (its stopReason); the turn ends after the reply's calls.
+	hookStop string
+	// pendingUsage is subagents' usage not yet in the running turn's Result.
+	pendingUsage provider.Usage
+
+	askMu  sync.Mutex // one permission question at a time (parallel reads)
+	emitMu sync.Mutex // events reach OnEvent one at a time
 }
 
 // New builds an Agent.
@@ -261,7 +297,17 @@ func (a *Agent) Compact(ctx context.Context, trigger string) error {
 			return fmt.Errorf("compact: %w", err)
 		}
 	}
+	before := a.opts.Compactor.Spent()
 	msgs, cerr := a.opts.Compactor.Compact(ctx, a.Messages())
+	spent := a.opts.Compactor.Spent()
+	spent.InputTokens -= before.InputTokens
+	spent.OutputTokens -= before.OutputTokens
+	spent.CacheReadTokens -= before.CacheReadTokens
+	spent.CacheWriteTokens -= before.CacheWriteTokens
+	a.mu.Lock()
+	a.usage.Add(spent)
+	a.turnUsage.Add(spent)
+	a.mu.Unlock()
 	if cerr != nil && msgs == nil {
 		return fmt.Errorf("compact: %w", cerr)
 	}
@@ -280,6 +326,17 @@ func (a *Agent) Compact(ctx context.Context, trigger string) error {
 	return nil
 }
 
+// End fires SessionEnd once, if the session started (a turn ran). reason
+// is Claude Code's: "clear", "logout", "prompt_input_exit" or "other".
+func (a *Agent) End(ctx context.Context, reason string) error {
+	if !a.started || a.ended || a.opts.Hooks == nil {
+		return nil
+	}
+	a.ended = true
+	_, err := a.opts.Hooks.Fire(ctx, EventSessionEnd, a.hookInput(map[string]any{"reason": reason}))
+	return err
+}
+
 // hookInput adds the fields every hook event carries.
 func (a *Agent) hookInput(m map[string]any) map[string]any {
 	m["session_id"] = a.SessionID()
@@ -292,6 +349,8 @@ func (a *Agent) hookInput(m map[string]any) map[string]any {
 
 func (a *Agent) emit(e Event) {
 	if a.opts.OnEvent != nil {
+		a.emitMu.Lock()
+		defer a.emitMu.Unlock()
 		a.opts.OnEvent(e)
 	}
 }
@@ -309,6 +368,20 @@ func (a *Agent) record(m provider.Message, interrupted bool) error {
 	return nil
 }
 
+// recordNudge appends a user-role message the harness wrote (a continue
+// nudge, hook feedback): the transcript marks it, so it never counts as a
+// prompt of the user's.
+func (a *Agent) recordNudge(text string) error {
+	m := textMessage(provider.RoleUser, text)
+	a.mu.Lock()
+	a.messages = append(a.messages, m)
+	a.mu.Unlock()
+	if a.opts.Session != nil {
+		return a.opts.Session.AppendMeta(m)
+	}
+	return nil
+}
+
 func textMessage(role provider.Role, texts ...string) provider.Message {
 	m := provider.Message{Role: role}
 	for _, t := range texts {
@@ -317,4 +390,19 @@ func textMessage(role provider.Role, texts ...string) provider.Message {
 		}
 	}
 	return m
+}
+
+// setStopped records a hook's continue:false (its stopReason); parallel
+// calls may set it at once.
+func (a *Agent) setStopped(reason string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.hookStop = reason
+}
+
+// stopped is the stopReason a hook ended the turn with, or "".
+func (a *Agent) stopped() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.hookStop
 }

@@ -108,7 +108,7 @@ func TestToolCallsAnsweredInOrder(t *testing.T) {
 	if reqs[0].System != "test system prompt" || len(reqs[0].Tools) != 1 || reqs[0].Tools[0].Name != "Echo" {
 		t.Errorf("request 1 system %q tools %+v, want the system prompt and Echo", reqs[0].System, reqs[0].Tools)
 	}
-	want := []EventKind{KindTextDelta, KindTextDelta, KindTextDelta, KindToolStart, KindToolStart, KindToolStart, KindAssistant, KindToolUse, KindToolUse, KindToolResults, KindTextDelta, KindTextDelta, KindAssistant}
+	want := []EventKind{KindTextDelta, KindTextDelta, KindTextDelta, KindToolStart, KindToolStart, KindToolStart, KindUsage, KindAssistant, KindToolUse, KindToolUse, KindToolResults, KindTextDelta, KindTextDelta, KindUsage, KindAssistant}
 	if fmt.Sprint(kinds) != fmt.Sprint(want) {
 		t.Errorf("events = %v, want %v", kinds, want)
 	}
@@ -181,8 +181,8 @@ func TestMaxTokensContinues(t *testing.T) {
 	if got := req.Messages[n-2]; got.Role != provider.RoleAssistant || got.Text() != "The answer is 4" || len(got.Content) != 1 {
 		t.Errorf("continued request keeps %+v, want the partial text only", got)
 	}
-	if got := req.Messages[n-1].Text(); got != ContinueNudge {
-		t.Errorf("last message = %q, want the continue nudge", got)
+	if got := req.Messages[n-1].Text(); got != fmt.Sprintf(CutCallNudge, "Echo") {
+		t.Errorf("last message = %q, want the cut-call nudge", got)
 	}
 
 	// Bounded: the limit hit again and again ends the turn.
@@ -241,7 +241,7 @@ func TestMaxTurns(t *testing.T) {
 
 type fixedGate struct{ d Decision }
 
-func (g fixedGate) Check(ctx context.Context, name string, input json.RawMessage) Decision {
+func (g fixedGate) Check(ctx context.Context, c Call) Decision {
 	return g.d
 }
 
@@ -250,8 +250,8 @@ type answerAsker struct {
 	asked []string
 }
 
-func (a *answerAsker) Ask(ctx context.Context, name string, input json.RawMessage, reason string) (bool, error) {
-	a.asked = append(a.asked, name+": "+reason)
+func (a *answerAsker) Ask(ctx context.Context, c Call, reason string) (bool, error) {
+	a.asked = append(a.asked, c.Tool+": "+reason)
 	return a.ok, nil
 }
 

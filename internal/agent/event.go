@@ -17,6 +17,7 @@ const (
 	KindToolUse     EventKind = "tool_use"       // ToolName, ToolInput, ToolUseID: about to run
 	KindToolResults EventKind = "user"           // Message: the user message of tool_results
 	KindNotice      EventKind = "notice"         // Text: the harness tells the user something
+	KindUsage       EventKind = "usage"          // Usage: tokens of the model call just made (cache reads and writes included)
 )
 
 // Event is one step of a turn, for the interactive UI and stream-json.
@@ -27,6 +28,7 @@ type Event struct {
 	ToolName  string            `json:"tool_name,omitempty"`
 	ToolInput json.RawMessage   `json:"tool_input,omitempty"`
 	ToolUseID string            `json:"tool_use_id,omitempty"`
+	Usage     *provider.Usage   `json:"usage,omitempty"`
 }
 
 // Result is the outcome of one turn (Run).

@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/grit-dev/grit/internal/config"
 	"github.com/grit-dev/grit/internal/permission"
@@ -17,8 +16,8 @@ const userSettingsHint = "~/.config/grit/settings.json (the repository's .grit/s
 
 type engineGate struct{ e *permission.Engine }
 
-func (g engineGate) Check(ctx context.Context, name string, input json.RawMessage) Decision {
-	d := g.e.Check(ctx, name, input)
+func (g engineGate) Check(ctx context.Context, c Call) Decision {
+	d := g.e.CheckPaths(ctx, c.Tool, c.Input, c.Paths)
 	out := Decision{Behavior: d.Behavior, Reason: d.Reason, Protected: d.Protected}
 	if !g.e.ProjectTrusted() {
 		out.RulesFile = userSettingsHint

@@ -136,7 +136,7 @@ func (a *Agent) RunGoal(ctx context.Context, o GoalOptions) (GoalResult, error) 
 		case budgetCtx.Err() != nil:
 			return finish(GoalTime, nil)
 		}
-		r, err := a.Run(budgetCtx, goalPrompt(o, res))
+		r, err := a.run(budgetCtx, goalPrompt(o, res), res.Turns > 0, nil)
 		res.Turns++
 		res.Tokens += r.Usage.InputTokens + r.Usage.OutputTokens
 		timeUp := err != nil && ctx.Err() == nil && budgetCtx.Err() != nil

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -21,10 +22,30 @@ const (
 	EventPreToolUse       = "PreToolUse"
 	EventPostToolUse      = "PostToolUse"
 	EventUserPromptSubmit = "UserPromptSubmit"
+	EventNotification     = "Notification"
 	EventStop             = "Stop"
-	EventSessionStart     = "SessionStart"
+	EventSubagentStop     = "SubagentStop"
 	EventPreCompact       = "PreCompact"
+	EventSessionStart     = "SessionStart"
+	EventSessionEnd       = "SessionEnd"
 )
+
+// HookEvents are the events Claude Code documents, in its order. A settings
+// file naming another event still loads: that event is warned about once
+// and ignored (Claude Code adds events; a newer settings file must not stop
+// Grit from starting).
+var HookEvents = []string{EventPreToolUse, EventPostToolUse, EventUserPromptSubmit, EventNotification,
+	EventStop, EventSubagentStop, EventPreCompact, EventSessionStart, EventSessionEnd}
+
+// KnownHookEvent reports whether event is one of HookEvents.
+func KnownHookEvent(event string) bool {
+	for _, e := range HookEvents {
+		if e == event {
+			return true
+		}
+	}
+	return false
+}
 
 // DefaultHookTimeout bounds a hook command without its own timeout.
 const DefaultHookTimeout = 60 * time.Second
@@ -46,8 +67,8 @@ type HookOptions struct {
 	Dir            string
 	SessionID      string
 	TranscriptPath string
-	// Logf receives a line for every hook that failed closed (and notices
-	// about ignored layers); nil discards them.
+	// Logf receives a line for every hook that failed (and notices about
+	// ignored layers and events); nil discards them.
 	Logf func(format string, args ...any)
 }
 
@@ -60,19 +81,22 @@ type compiledHook struct {
 
 // CommandHooks runs settings hooks as commands, the way Claude Code does:
 // the event as JSON on stdin; exit 0 is success (stdout JSON may still say
-// {"decision":"block","reason":...}); exit 2 blocks with stderr as the
-// reason for the model; a timeout, a crash or any other failure blocks too
-// (fails closed) with the reason logged. Safe for concurrent use.
+// {"decision":"block","reason":...} or {"continue":false}); exit 2 blocks
+// with stderr as the reason for the model; any other failure (another exit
+// code, a timeout, a crash, stdout that is not valid JSON) is shown to the
+// user through Logf and does not block. Safe for concurrent use.
 type CommandHooks struct {
 	opts  HookOptions
 	hooks []compiledHook
 }
 
 // NewHooks compiles the layers' hooks. An untrusted layer is dropped (and
-// logged); a matcher that is not a valid regular expression or a hook type
-// other than "command" is an error naming it.
+// logged); an unknown event or a hook type other than "command" is logged
+// once and ignored; a matcher that is not a valid regular expression is an
+// error naming it.
 func NewHooks(opts HookOptions) (*CommandHooks, error) {
 	h := &CommandHooks{opts: opts}
+	warned := map[string]bool{}
 	for _, l := range opts.Layers {
 		if !l.Trusted {
 			if len(l.Hooks) > 0 {
@@ -80,11 +104,19 @@ func NewHooks(opts HookOptions) (*CommandHooks, error) {
 			}
 			continue
 		}
-		for event, list := range l.Hooks {
-			switch event {
-			case EventPreToolUse, EventPostToolUse, EventUserPromptSubmit, EventStop, EventSessionStart, EventPreCompact:
-			default:
-				return nil, fmt.Errorf("%s settings: unknown hook event %q (expected: PreToolUse, PostToolUse, UserPromptSubmit, Stop, SessionStart, PreCompact)", l.Name, event)
+		events := make([]string, 0, len(l.Hooks))
+		for event := range l.Hooks {
+			events = append(events, event)
+		}
+		sort.Strings(events) // settings order within a layer is by event; keep runs deterministic
+		for _, event := range events {
+			list := l.Hooks[event]
+			if !KnownHookEvent(event) {
+				if !warned[event] {
+					warned[event] = true
+					h.logf("hook event %q (%s settings) is not one Grit knows; its hooks are ignored (known: %s)", event, l.Name, strings.Join(HookEvents, ", "))
+				}
+				continue
 			}
 			for _, m := range list {
 				var re *regexp.Regexp
@@ -96,7 +128,11 @@ func NewHooks(opts HookOptions) (*CommandHooks, error) {
 				}
 				for _, c := range m.Hooks {
 					if c.Type != "command" && c.Type != "" {
-						return nil, fmt.Errorf("%s settings: hook type %q (expected: command)", l.Name, c.Type)
+						if !warned["type "+c.Type] {
+							warned["type "+c.Type] = true
+							h.logf("hook type %q (%s settings, %s) is not one Grit runs; those hooks are ignored (Grit runs type \"command\")", c.Type, l.Name, event)
+						}
+						continue
 					}
 					if strings.TrimSpace(c.Command) == "" {
 						return nil, fmt.Errorf("%s settings: %s hook with an empty command", l.Name, event)
@@ -117,14 +153,16 @@ func (h *CommandHooks) logf(format string, args ...any) {
 
 // matchKey is what an event's matcher is compared with.
 func matchKey(event string, input map[string]any) string {
-	key := map[string]string{EventPreToolUse: "tool_name", EventPostToolUse: "tool_name", EventSessionStart: "source", EventPreCompact: "trigger"}[event]
+	key := map[string]string{EventPreToolUse: "tool_name", EventPostToolUse: "tool_name", EventSessionStart: "source",
+		EventPreCompact: "trigger", EventSessionEnd: "reason", EventNotification: "message"}[event]
 	s, _ := input[key].(string)
 	return s
 }
 
 // Fire runs every hook registered for event whose matcher matches, in
-// settings order, and combines their outcomes: any block blocks, reasons and
-// additional context are joined. The error is only for a canceled context.
+// settings order, and combines their outcomes: any block blocks, any
+// continue:false stops, reasons and additional context are joined. The
+// error is only for a canceled context.
 func (h *CommandHooks) Fire(ctx context.Context, event string, input map[string]any) (HookOutcome, error) {
 	var out HookOutcome
 	var reasons, extra []string
@@ -152,6 +190,12 @@ func (h *CommandHooks) Fire(ctx context.Context, event string, input map[string]
 		if o.Block {
 			out.Block = true
 			reasons = append(reasons, o.Reason)
+		}
+		if o.Stop {
+			out.Stop = true
+			if o.StopReason != "" {
+				out.StopReason = strings.TrimSpace(out.StopReason + "\n" + o.StopReason)
+			}
 		}
 		if o.AdditionalContext != "" {
 			extra = append(extra, o.AdditionalContext)
@@ -191,10 +235,11 @@ func (h *CommandHooks) run(ctx context.Context, hk compiledHook, stdin []byte) H
 		timeout = time.Duration(hk.cmd.Timeout) * time.Second
 	}
 	name := fmt.Sprintf("%s hook %q (%s settings)", hk.event, hk.cmd.Command, hk.layer)
+	// A failing hook is shown and does not block (Claude Code: only exit
+	// code 2 blocks).
 	fail := func(format string, args ...any) HookOutcome {
-		reason := fmt.Sprintf("%s failed, so the action is blocked: %s", name, fmt.Sprintf(format, args...))
-		h.logf("%s", reason)
-		return HookOutcome{Block: true, Reason: reason}
+		h.logf("%s failed (not blocking): %s", name, fmt.Sprintf(format, args...))
+		return HookOutcome{}
 	}
 	cmd := exec.Command("bash", "--noprofile", "--norc", "-c", hk.cmd.Command)
 	cmd.Dir = h.opts.Dir
@@ -260,8 +305,14 @@ func (h *CommandHooks) run(ctx context.Context, hk compiledHook, stdin []byte) H
 		o.Block, o.Reason = true, r.Reason
 	case r.HookSpecificOutput.PermissionDecision == "deny":
 		o.Block, o.Reason = true, r.HookSpecificOutput.PermissionDecisionReason
-	case r.Continue != nil && !*r.Continue:
-		o.Block, o.Reason = true, r.StopReason
+	}
+	// continue:false stops the agent (it wins over a block, as in Claude
+	// Code); stopReason is for the user, not the model.
+	if r.Continue != nil && !*r.Continue {
+		o.Stop, o.StopReason = true, r.StopReason
+		if o.StopReason == "" {
+			o.StopReason = name + " stopped the turn"
+		}
 	}
 	if o.Block && o.Reason == "" {
 		o.Reason = name + " blocked this without a reason"

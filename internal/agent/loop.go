@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/grit-dev/grit/internal/provider"
+	"github.com/grit-dev/grit/internal/tool"
 )
 
 // Run is one turn: prompt in, the model and tools work until the model ends
@@ -18,6 +19,18 @@ import (
 // On cancellation the partial reply is kept, recorded as interrupted, and
 // the error is ctx.Err().
 func (a *Agent) Run(ctx context.Context, prompt string) (Result, error) {
+	return a.run(ctx, prompt, false, nil)
+}
+
+// RunWith is Run with images attached to the prompt (pasted image paths).
+// A model that does not take images gets a note in their place.
+func (a *Agent) RunWith(ctx context.Context, prompt string, images []tool.Image) (Result, error) {
+	return a.run(ctx, prompt, false, images)
+}
+
+// run is Run; nudge marks the prompt as the harness's (goal mode's
+// follow-ups), not the user's.
+func (a *Agent) run(ctx context.Context, prompt string, nudge bool, images []tool.Image) (out Result, err error) {
 	var res Result
 	fail := func(err error) (Result, error) {
 		res.IsError = true
@@ -51,18 +64,49 @@ func (a *Agent) Run(ctx context.Context, prompt string) (Result, error) {
 		if err != nil {
 			return fail(err)
 		}
+		if out.Stop {
+			res.Text = "The prompt was stopped by a UserPromptSubmit hook: " + out.StopReason
+			return fail(errors.New(res.Text))
+		}
 		if out.Block {
 			res.Text = "The prompt was blocked by a UserPromptSubmit hook: " + out.Reason
 			return fail(errors.New(res.Text))
 		}
 		extra = append(extra, out.AdditionalContext)
 	}
-	if err := a.record(textMessage(provider.RoleUser, append(extra, prompt)...), false); err != nil {
+	first := textMessage(provider.RoleUser, append(extra, prompt)...)
+	if len(images) > 0 {
+		if p := a.Provider(); provider.AcceptsImages(p) {
+			first.Content = append(first.Content, ImageBlocks(images)...)
+		} else {
+			first.Content = append(first.Content, provider.Block{Type: provider.BlockText, Text: fmt.Sprintf("[%d attached image(s) were not sent: the model %s does not accept images.]", len(images), p.Name())})
+			a.emit(Event{Kind: KindNotice, Text: fmt.Sprintf("the model %s does not accept images; the attached image was not sent (switch with /model to a vision model)", p.Name())})
+		}
+	}
+	if nudge {
+		if err := a.recordNudge(strings.Join(append(extra, prompt), "\n\n")); err != nil {
+			return fail(err)
+		}
+	} else if err := a.record(first, false); err != nil {
 		return fail(err)
 	}
 
+	a.setStopped("")
+	a.mu.Lock()
+	a.turnUsage = provider.Usage{}
+	a.mu.Unlock()
+	// The turn's usage includes its compaction calls, whenever it returns.
+	defer func() {
+		a.mu.Lock()
+		out.Usage.Add(a.turnUsage)
+		a.turnUsage = provider.Usage{}
+		a.mu.Unlock()
+	}()
 	var loops loopDetector
 	continues, stopBlocks := 0, 0
+	// cut holds the text of replies cut by max_tokens and continued: the
+	// answer is all of it, not its last fragment.
+	var cut strings.Builder
 	for {
 		if res.Turns >= a.opts.MaxTurns {
 			res.Subtype = SubtypeMaxTurns
@@ -91,6 +135,8 @@ func (a *Agent) Run(ctx context.Context, prompt string) (Result, error) {
 			a.usage.Add(resp.Usage)
 			a.lastUsage = resp.Usage
 			a.mu.Unlock()
+			u := resp.Usage
+			a.emit(Event{Kind: KindUsage, Usage: &u})
 			if a.opts.Session != nil && resp.Usage != (provider.Usage{}) {
 				if err := a.opts.Session.AppendUsage(p.Name(), resp.Usage); err != nil {
 					return fail(err)
@@ -116,7 +162,8 @@ func (a *Agent) Run(ctx context.Context, prompt string) (Result, error) {
 
 		switch {
 		case resp.StopReason == provider.StopMaxTokens:
-			// A call cut mid-input cannot run: keep the text, ask for the rest.
+			// A call cut mid-input cannot run: keep the text, and ask for
+			// the rest of the text or the whole call again.
 			msg = textOnly(msg.Content)
 			if len(msg.Content) > 0 {
 				if err := a.record(msg, false); err != nil {
@@ -124,13 +171,21 @@ func (a *Agent) Run(ctx context.Context, prompt string) (Result, error) {
 				}
 				a.emit(Event{Kind: KindAssistant, Message: &msg})
 			}
+			cut.WriteString(msg.Text())
 			if continues >= MaxContinues {
-				res.Text = fmt.Sprintf("The model's reply hit the output token limit %d times in a row; stopping. Partial reply:\n%s", continues+1, msg.Text())
+				res.Text = fmt.Sprintf("The model's reply hit the output token limit %d times in a row; stopping. Partial reply:\n%s", continues+1, cut.String())
 				return fail(errors.New("output token limit"))
 			}
 			continues++
-			a.emit(Event{Kind: KindNotice, Text: "reply cut by the output token limit; asking the model to continue"})
-			if err := a.record(textMessage(provider.RoleUser, ContinueNudge), false); err != nil {
+			nudge := ContinueNudge
+			if len(calls) > 0 {
+				nudge = fmt.Sprintf(CutCallNudge, calls[len(calls)-1].Name)
+				cut.Reset() // the text led up to a call; the answer comes after it
+				a.emit(Event{Kind: KindNotice, Text: fmt.Sprintf("reply cut by the output token limit inside a %s call; asking the model to send it again", calls[len(calls)-1].Name)})
+			} else {
+				a.emit(Event{Kind: KindNotice, Text: "reply cut by the output token limit; asking the model to continue"})
+			}
+			if err := a.recordNudge(nudge); err != nil {
 				return fail(err)
 			}
 			continue
@@ -153,7 +208,9 @@ func (a *Agent) Run(ctx context.Context, prompt string) (Result, error) {
 				return fail(err)
 			}
 			a.emit(Event{Kind: KindAssistant, Message: &msg})
+			cut.Reset()
 			results, loopMsg, err := a.runTools(ctx, calls, &loops)
+			res.Usage.Add(a.takePendingUsage())
 			interrupted := ctx.Err() != nil
 			reply := provider.Message{Role: provider.RoleUser, Content: results}
 			if rerr := a.record(reply, interrupted); rerr != nil {
@@ -165,6 +222,12 @@ func (a *Agent) Run(ctx context.Context, prompt string) (Result, error) {
 			}
 			if err != nil {
 				return fail(err)
+			}
+			if a.stopped() != "" {
+				res.Subtype = SubtypeSuccess
+				res.Text = "Stopped by a hook: " + a.stopped()
+				a.emit(Event{Kind: KindNotice, Text: res.Text})
+				return res, nil
 			}
 			if loopMsg != "" {
 				res.Text = loopMsg
@@ -186,17 +249,21 @@ func (a *Agent) Run(ctx context.Context, prompt string) (Result, error) {
 				if err != nil {
 					return fail(err)
 				}
-				if out.Block {
+				if out.Stop {
+					// continue:false: the model stops here, whatever a block says.
+					a.emit(Event{Kind: KindNotice, Text: "a Stop hook ended the turn: " + out.StopReason})
+				} else if out.Block {
 					stopBlocks++
+					cut.Reset()
 					a.emit(Event{Kind: KindNotice, Text: "a Stop hook sent the model back to work: " + out.Reason})
-					if err := a.record(textMessage(provider.RoleUser, "Stop hook feedback: "+out.Reason), false); err != nil {
+					if err := a.recordNudge("Stop hook feedback: " + out.Reason); err != nil {
 						return fail(err)
 					}
 					continue
 				}
 			}
 			res.Subtype = SubtypeSuccess
-			res.Text = msg.Text()
+			res.Text = cut.String() + msg.Text()
 			return res, nil
 
 		default:
@@ -236,6 +303,10 @@ func (a *Agent) request() *provider.Request {
 	msgs := wellFormed(a.messages)
 	system := a.system
 	a.mu.Unlock()
+	if a.opts.PlanMode != nil && a.opts.PlanMode() {
+		// Last, so the cached prefix before it survives entering plan mode.
+		system += "\n\n" + strings.TrimSpace(PlanModePrompt)
+	}
 	return &provider.Request{
 		System:      system,
 		Messages:    msgs,

@@ -13,6 +13,11 @@ import (
 //go:embed prompts/system.md
 var systemTemplate string
 
+// PlanModePrompt is the system prompt section sent while plan mode is on.
+//
+//go:embed prompts/plan.md
+var PlanModePrompt string
+
 var systemTmpl = template.Must(template.New("system.md").Option("missingkey=error").Parse(systemTemplate))
 
 // PromptEnv is what the system prompt says about the environment.

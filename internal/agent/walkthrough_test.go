@@ -24,8 +24,8 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // permissionGate adapts the permission engine, as the app does.
 type permissionGate struct{ e *permission.Engine }
 
-func (g permissionGate) Check(ctx context.Context, name string, input json.RawMessage) Decision {
-	d := g.e.Check(ctx, name, input)
+func (g permissionGate) Check(ctx context.Context, c Call) Decision {
+	d := g.e.CheckPaths(ctx, c.Tool, c.Input, c.Paths)
 	return Decision{Behavior: d.Behavior, Reason: d.Reason}
 }
 

@@ -1,17 +1,19 @@
 package app
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 
 	"github.com/grit-dev/grit/internal/agent"
 	"github.com/grit-dev/grit/internal/config"
 	"github.com/grit-dev/grit/internal/index"
+	"github.com/grit-dev/grit/internal/mcpclient"
 	"github.com/grit-dev/grit/internal/permission"
 	"github.com/grit-dev/grit/internal/provider"
 	"github.com/grit-dev/grit/internal/sandbox"
@@ -63,17 +65,21 @@ type AgentSession struct {
 	// process and this one continues in a fork of it.
 	ForkedFrom string
 
-	Root string // the workspace, symlinks resolved
+	Root string // the workspace (the git top level, or the directory given), symlinks resolved
+	Cwd  string // where grit was started, in Root: relative paths and Bash start here
 	// Trusted says whether the repository's own settings, hooks and skills
 	// are honoured (grit trust).
 	Trusted bool
 	ixMu    sync.Mutex
 	ix      *index.Index
+	env     *tool.Env
+	// MCP holds the session's MCP servers (stopped by Close).
+	MCP *mcpclient.Manager
 }
 
 // settings resolves the workspace root and loads its settings (LoadSettings).
 func (o AgentOptions) settings() (string, config.Settings, config.Sources, permission.TrustStatus, error) {
-	root, err := filepath.Abs(cmp.Or(o.Root, "."))
+	root, err := permission.WorkspaceRoot(o.Root)
 	if err != nil {
 		return "", config.Settings{}, config.Sources{}, permission.TrustStatus{}, err
 	}
@@ -127,6 +133,13 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 		s.Model = p.Name()
 	}
 
+	// additionalDirectories are absolute from here on (relative ones start
+	// at the workspace root, ~ at the home directory).
+	for i, d := range settings.Permissions.AdditionalDirectories {
+		settings.Permissions.AdditionalDirectories[i] = absDir(d, root, o.ConfigOpts.Home)
+	}
+	s.Settings = settings
+
 	// Tools and where Bash runs.
 	runner := o.Runner
 	if runner == nil {
@@ -139,7 +152,17 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 		return nil, err
 	}
 	s.Root = env.Root
+	s.env = env
+	s.Cwd = permission.LaunchDir(env.Root)
+	// Relative paths and Bash start where grit was started, as in Claude Code.
+	if err := env.SetBase(s.Cwd); err != nil {
+		return nil, err
+	}
+	env.SetCwd(s.Cwd)
 	env.Index = s.index
+	for _, k := range sortedKeys(settings.Env) {
+		env.Vars = append(env.Vars, k+"="+settings.Env[k])
+	}
 	tools := tool.Default(env)
 	var keep []tool.Tool
 	removed := permission.RemovedTools(o.DisallowedTools)
@@ -168,8 +191,8 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 		Mode: mode, Root: env.Root,
 		Managed: src.Managed.Settings.Permissions, User: user, Project: project,
 		ProjectTrusted: trusted, Home: o.ConfigOpts.Home,
-		// ToolSearch only loads schemas into the next request: no side effect.
-		ReadOnlyTools: []string{"ToolSearch"},
+		Cwd: env.Cwd, AdditionalDirs: settings.Permissions.AdditionalDirectories,
+		ReadOnlyTools: sideEffectFreeTools,
 	})
 	if err != nil {
 		return nil, err
@@ -178,6 +201,10 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 		warnf("%s", n)
 	}
 	s.Engine = engine
+	if !removed[permission.ExitPlanMode] {
+		// Plan mode's way out; it switches the engine's mode once approved.
+		tools.Add(tool.ExitPlanMode{Mode: engine.Mode, SetMode: engine.SetMode})
+	}
 
 	// The session.
 	st, err := session.NewStore(o.DataHome, root)
@@ -225,17 +252,19 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 	if maxTurns == 0 {
 		maxTurns = settings.MaxTurns
 	}
-	system := agent.SystemPrompt(agent.DetectPromptEnv(env.Root), o.AppendSystemPrompt)
+	system := agent.SystemPrompt(agent.DetectPromptEnv(s.Cwd), o.AppendSystemPrompt)
 	s.Agent, err = agent.New(agent.Options{
 		Provider: p, Tools: tools, Env: env,
 		Gate: agent.PermissionGate(engine), Asker: o.Asker, Hooks: hooks,
 		Session: s.Session, History: history, Resumed: s.Resumed,
 		System: system, MaxTurns: maxTurns, OnEvent: o.OnEvent,
+		PlanMode: func() bool { return engine.Mode() == permission.ModePlan },
 	})
 	if err != nil {
 		s.Close()
 		return nil, err
 	}
+	s.installDaily(ctx, o, src, removed, history)
 	return s, nil
 }
 
@@ -264,11 +293,28 @@ func (s *AgentSession) SetModel(spec string) error {
 	return nil
 }
 
-// Close releases the session and the index.
+// End fires the SessionEnd hooks (reason as in Claude Code:
+// "prompt_input_exit" when the user left, "other" otherwise). Close calls
+// it with "other" if no one did.
+func (s *AgentSession) End(ctx context.Context, reason string) error {
+	if s.Agent == nil {
+		return nil
+	}
+	return s.Agent.End(ctx, reason)
+}
+
+// Close fires SessionEnd if it has not fired, stops the MCP servers, kills
+// the background shells, and releases the session and the index.
 func (s *AgentSession) Close() error {
-	var err error
+	err := s.End(context.Background(), "other")
+	if s.env != nil {
+		s.env.Close()
+	}
+	if s.MCP != nil {
+		err = errors.Join(err, s.MCP.Close())
+	}
 	if s.Session != nil {
-		err = s.Session.Close()
+		err = errors.Join(err, s.Session.Close())
 	}
 	s.ixMu.Lock()
 	defer s.ixMu.Unlock()
@@ -296,4 +342,28 @@ func (s *AgentSession) index(ctx context.Context) (*index.Index, error) {
 		return nil, err
 	}
 	return s.ix, nil
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// absDir makes a settings directory absolute: "~/" at home ("" is the
+// user's home), relative ones at root.
+func absDir(d, root, home string) string {
+	if d == "~" || strings.HasPrefix(d, "~/") {
+		if home == "" {
+			home, _ = os.UserHomeDir()
+		}
+		return filepath.Join(home, strings.TrimPrefix(d, "~"))
+	}
+	if filepath.IsAbs(d) {
+		return filepath.Clean(d)
+	}
+	return filepath.Join(root, d)
 }

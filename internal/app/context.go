@@ -2,10 +2,9 @@ package app
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 
+	"github.com/grit-dev/grit/internal/agent"
 	"github.com/grit-dev/grit/internal/contextlayer"
 	"github.com/grit-dev/grit/internal/index"
 	"github.com/grit-dev/grit/internal/permission"
@@ -19,13 +18,14 @@ import (
 func AttachContext(ctx context.Context, s *AgentSession, o AgentOptions) (*contextlayer.Layer, error) {
 	disallowed := permission.RemovedTools(o.DisallowedTools)
 	l, err := contextlayer.New(contextlayer.Options{
-		Root: s.Root, Cwd: cwdIn(s.Root), ConfigOpts: o.ConfigOpts, AppendSystemPrompt: o.AppendSystemPrompt,
+		Root: s.Root, Cwd: s.Cwd, ConfigOpts: o.ConfigOpts, AppendSystemPrompt: o.AppendSystemPrompt,
 		Model: s.Model, Window: contextlayer.WindowOf(ctx, s.Model, s.Settings, s.Agent.Provider()),
 		Untrusted: !s.Trusted,
 	})
 	if err != nil {
 		return nil, err
 	}
+	l.MCP = s.MCP
 	l.Install(s.Agent.Tools(), disallowed)
 	l.Attach(s.Agent)
 	if o.Warnf != nil {
@@ -42,7 +42,7 @@ func AttachContext(ctx context.Context, s *AgentSession, o AgentOptions) (*conte
 func ContextFor(ctx context.Context, o AgentOptions) (contextlayer.Report, error) {
 	// What a session would load: an untrusted repository's own settings and
 	// skills are left out, as AgentSession leaves them out.
-	root, settings, _, status, err := o.settings()
+	root, settings, src, status, err := o.settings()
 	if err != nil {
 		return contextlayer.Report{}, err
 	}
@@ -55,11 +55,16 @@ func ContextFor(ctx context.Context, o AgentOptions) (contextlayer.Report, error
 	env.Index = s.index // opened only if a tool ran; listing the tools does not
 	defer s.Close()
 	reg := tool.Default(env)
+	types, _ := subagentTypes(env.Root, o.ConfigOpts, status.Honoured())
+	reg.Add(&agent.Task{Types: types})
+	if m, _ := mcpServers(ctx, env.Root, src, status.Honoured(), "", reg, nil); m != nil {
+		defer m.Close()
+	}
 	var p provider.Provider
 	if kind, _, _ := strings.Cut(model, ":"); kind == "ollama" {
 		p, _ = s.newProvider(model) // for the window Ollama reports; no model call
 	}
-	l, err := contextlayer.New(contextlayer.Options{Root: env.Root, Cwd: cwdIn(env.Root), ConfigOpts: o.ConfigOpts, AppendSystemPrompt: o.AppendSystemPrompt,
+	l, err := contextlayer.New(contextlayer.Options{Root: env.Root, Cwd: permission.LaunchDir(env.Root), ConfigOpts: o.ConfigOpts, AppendSystemPrompt: o.AppendSystemPrompt,
 		Model: model, Window: contextlayer.WindowOf(ctx, model, settings, p), Untrusted: !status.Honoured()})
 	if err != nil {
 		return contextlayer.Report{}, err
@@ -90,14 +95,4 @@ func InitAgentsMD(ctx context.Context, root string, force, dryRun bool) (context
 	return contextlayer.InitAgentsMD(ctx, root, force, dryRun, func(ctx context.Context, root string) (*index.Index, index.Stats, error) {
 		return UpdateIndex(ctx, root, index.Options{})
 	})
-}
-
-// cwdIn is the working directory if it is inside root, else root: where
-// nested context files are looked up from.
-func cwdIn(root string) string {
-	cwd, _ := os.Getwd()
-	if rel, err := filepath.Rel(root, cwd); err != nil || strings.HasPrefix(rel, "..") {
-		return root
-	}
-	return cwd
 }

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/grit-dev/grit/internal/agent"
 	"github.com/grit-dev/grit/internal/config"
 	"github.com/grit-dev/grit/internal/permission"
 	"github.com/grit-dev/grit/internal/provider"
@@ -62,10 +63,10 @@ type recordingAsker struct {
 	asked []string
 }
 
-func (a *recordingAsker) Ask(ctx context.Context, name string, input json.RawMessage, reason string) (bool, error) {
+func (a *recordingAsker) Ask(ctx context.Context, c agent.Call, reason string) (bool, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.asked = append(a.asked, name+" "+string(input))
+	a.asked = append(a.asked, c.Tool+" "+string(c.Input))
 	return false, nil
 }
 

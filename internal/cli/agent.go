@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -59,7 +58,9 @@ in a loop, as in Claude Code.
 
 The model is --model PROVIDER:MODEL (anthropic:, openai:, ollama:, scripted:PATH),
 else "model" in settings, else ollama:qwen2.5-coder:7b. Settings are read from
-~/.config/grit/settings.json, .grit/settings.json and .grit/settings.local.json.
+~/.config/grit/settings.json, .grit/settings.json and .grit/settings.local.json,
+and Claude Code's (~/.claude/settings.json, .claude/settings.json,
+.claude/settings.local.json) beside them; grit doctor lists what is used.
 In the default permission mode edits and commands ask on a terminal; headless,
 they are refused unless a rule or --permission-mode allows them.
 
@@ -180,16 +181,24 @@ func toUsageJSON(u provider.Usage) usageJSON {
 	return usageJSON{u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens}
 }
 
+// streamMessage is a message of stream-json; an assistant message carries
+// the usage of the call that produced it, cache reads and writes included,
+// as in Claude Code.
+type streamMessage struct {
+	provider.Message
+	Usage *usageJSON `json:"usage,omitempty"`
+}
+
 // streamLine is one line of stream-json.
 type streamLine struct {
-	Type           string            `json:"type"`
-	Subtype        string            `json:"subtype,omitempty"`
-	SessionID      string            `json:"session_id"`
-	Message        *provider.Message `json:"message,omitempty"`
-	Cwd            string            `json:"cwd,omitempty"`
-	Model          string            `json:"model,omitempty"`
-	Tools          []string          `json:"tools,omitempty"`
-	PermissionMode string            `json:"permissionMode,omitempty"`
+	Type           string         `json:"type"`
+	Subtype        string         `json:"subtype,omitempty"`
+	SessionID      string         `json:"session_id"`
+	Message        *streamMessage `json:"message,omitempty"`
+	Cwd            string         `json:"cwd,omitempty"`
+	Model          string         `json:"model,omitempty"`
+	Tools          []string       `json:"tools,omitempty"`
+	PermissionMode string         `json:"permissionMode,omitempty"`
 }
 
 func runHeadless(e *env, f agentFlags, prompt string) error {
@@ -199,12 +208,17 @@ func runHeadless(e *env, f agentFlags, prompt string) error {
 	var sessionID string
 	switch {
 	case f.outputFormat == "stream-json":
+		var usage *usageJSON // of the call whose message comes next
 		opts.OnEvent = func(ev agent.Event) {
 			switch ev.Kind {
+			case agent.KindUsage:
+				u := toUsageJSON(*ev.Usage)
+				usage = &u
 			case agent.KindAssistant:
-				enc.Encode(streamLine{Type: "assistant", SessionID: sessionID, Message: ev.Message})
+				enc.Encode(streamLine{Type: "assistant", SessionID: sessionID, Message: &streamMessage{Message: *ev.Message, Usage: usage}})
+				usage = nil
 			case agent.KindToolResults:
-				enc.Encode(streamLine{Type: "user", SessionID: sessionID, Message: ev.Message})
+				enc.Encode(streamLine{Type: "user", SessionID: sessionID, Message: &streamMessage{Message: *ev.Message}})
 			}
 		}
 	case f.verbose:
@@ -215,7 +229,8 @@ func runHeadless(e *env, f agentFlags, prompt string) error {
 		return err
 	}
 	defer s.Close()
-	if _, err := app.AttachContext(e.ctx, s, opts); err != nil {
+	layer, err := app.AttachContext(e.ctx, s, opts)
+	if err != nil {
 		return err
 	}
 	sessionID = s.Session.ID
@@ -223,7 +238,7 @@ func runHeadless(e *env, f agentFlags, prompt string) error {
 		enc.Encode(streamLine{Type: "system", Subtype: "init", SessionID: sessionID, Cwd: s.Root, Model: s.Model,
 			Tools: s.Agent.Tools().Names(), PermissionMode: s.Engine.Mode()})
 	}
-	res, runErr := s.Agent.Run(e.ctx, prompt)
+	res, runErr := s.RunPrompt(e.ctx, layer, prompt)
 	if runErr != nil {
 		if hint := provider.Unreachable(s.Model, runErr); hint != "" {
 			runErr = errors.New(hint)
@@ -276,6 +291,10 @@ func orSubtype(s string) string {
 func describeEvent(w io.Writer, ev agent.Event) {
 	switch ev.Kind {
 	case agent.KindToolUse:
+		if ev.ToolName == "TodoWrite" {
+			describeTodos(w, ev.ToolInput)
+			return
+		}
 		fmt.Fprintf(w, "⏺ %s(%s)\n", ev.ToolName, oneLine(summarizeInput(ev.ToolInput), 100))
 	case agent.KindToolResults:
 		for _, b := range ev.Message.Content {
@@ -287,6 +306,10 @@ func describeEvent(w io.Writer, ev agent.Event) {
 		}
 	case agent.KindNotice:
 		fmt.Fprintf(w, "grit: %s\n", ev.Text)
+	case agent.KindUsage:
+		u := ev.Usage
+		fmt.Fprintf(w, "  tokens: %d in (%d read from cache, %d written to it), %d out\n",
+			u.InputTokens+u.CacheReadTokens+u.CacheWriteTokens, u.CacheReadTokens, u.CacheWriteTokens, u.OutputTokens)
 	}
 }
 
@@ -296,7 +319,7 @@ func summarizeInput(input json.RawMessage) string {
 	if json.Unmarshal(input, &m) != nil {
 		return string(input)
 	}
-	for _, k := range []string{"command", "file_path", "pattern", "task", "name"} {
+	for _, k := range []string{"command", "file_path", "pattern", "task", "name", "plan", "url", "description", "bash_id", "shell_id"} {
 		if v, ok := m[k].(string); ok {
 			return v
 		}
@@ -318,8 +341,11 @@ type chat struct {
 	s     *app.AgentSession
 	opts  app.AgentOptions    // how s was opened, for /resume
 	layer *contextlayer.Layer // context files, memory, skills, compaction
-	lines <-chan string       // the user's input lines; closed at EOF
-	quit  bool
+	in    *chatInput          // the user's messages
+	// pending are messages that came while a prompt waited for its answer
+	// (type-ahead, a paste): they run, in order, before new input is read.
+	pending []inputMsg
+	quit    bool
 	// streaming says model text is being printed and needs a newline.
 	streaming bool
 }
@@ -347,6 +373,9 @@ func slashCommands() []slashCommand {
 		{"/memory", "/memory", "show the memory files (# NOTE adds a note)", slashMemory},
 		{"/resume", "/resume [ID]", "list this project's sessions, or switch to one", slashResume},
 		{"/goal", "/goal OBJECTIVE --until CMD", "work until CMD exits 0 (run by grit in the sandbox) or 10 turns are spent", slashGoal},
+		{"/todos", "/todos", "show the task list (TodoWrite)", slashTodos},
+		{"/mcp", "/mcp", "show the MCP servers: state, tool count, log", slashMCP},
+		{"/bashes", "/bashes", "list the background shells (kill one with /bashes kill ID)", slashBashes},
 		// Slash commands register here, one line each.
 	}
 }
@@ -355,6 +384,8 @@ func slashHelp(ctx context.Context, c *chat, arg string) error {
 	for _, sc := range slashCommands() {
 		fmt.Fprintf(c.e.Out, "  %-28s %s\n", sc.usage, sc.help)
 	}
+	helpCustom(c)
+	fmt.Fprintln(c.e.Out, "  @path inlines a file or lists a directory; @path:SYMBOL inlines one definition.")
 	fmt.Fprintln(c.e.Out, "  Ctrl-C interrupts the model; at the prompt it quits.")
 	return nil
 }
@@ -415,34 +446,79 @@ func (c *chat) dispatch(ctx context.Context, line string) error {
 // ttyAsker asks on the terminal: y, n, or a(lways) for this session.
 type ttyAsker struct{ c *chat }
 
-func (a ttyAsker) Ask(ctx context.Context, name string, input json.RawMessage, reason string) (bool, error) {
+func (a ttyAsker) Ask(ctx context.Context, call agent.Call, reason string) (bool, error) {
 	c := a.c
 	c.endStream()
-	grants := c.s.Engine.GrantsFor(name, input)
+	name, input := call.Tool, call.Input
+	if name == "ExitPlanMode" {
+		return a.approvePlan(ctx, input)
+	}
+	grants := c.s.Engine.GrantsFor(name, input, call.Paths...)
 	always := ""
 	if len(grants) > 0 {
 		always = fmt.Sprintf(", a = always allow %s this session", strings.Join(grants, ", "))
 	}
 	fmt.Fprintf(c.e.Err, "\n%s wants to run: %s\n  (%s)\nAllow? [y/N%s] ", name, oneLine(summarizeInput(input), 200), reason, always)
-	select {
-	case <-ctx.Done():
-		return false, ctx.Err()
-	case line, ok := <-c.lines:
-		if !ok {
-			return false, nil
-		}
-		switch strings.ToLower(strings.TrimSpace(line)) {
-		case "y", "yes":
-			return true, nil
-		case "a", "always":
-			for _, g := range grants {
-				if err := c.s.Engine.GrantSession(g); err != nil {
-					return false, err
-				}
+	answer, ok, err := c.answer(ctx)
+	if err != nil || !ok {
+		return false, err
+	}
+	switch answer {
+	case "y", "yes":
+		return true, nil
+	case "a", "always":
+		for _, g := range grants {
+			if err := c.s.Engine.GrantSession(g); err != nil {
+				return false, err
 			}
-			return len(grants) > 0, nil
 		}
-		return false, nil
+		return len(grants) > 0, nil
+	}
+	return false, nil
+}
+
+// approvePlan shows ExitPlanMode's plan in full and asks whether to go
+// ahead: y leaves plan mode for default (edits ask), a for acceptEdits.
+func (a ttyAsker) approvePlan(ctx context.Context, input json.RawMessage) (bool, error) {
+	c := a.c
+	var in struct {
+		Plan string `json:"plan"`
+	}
+	json.Unmarshal(input, &in)
+	fmt.Fprintf(c.e.Err, "\nThe plan:\n\n%s\n\nProceed? [y = yes, approve edits one by one / a = yes, accept edits / N = keep planning] ", strings.TrimSpace(in.Plan))
+	answer, ok, err := c.answer(ctx)
+	if err != nil || !ok {
+		return false, err
+	}
+	switch answer {
+	case "y", "yes":
+		return true, nil
+	case "a":
+		return true, c.s.Engine.SetMode("acceptEdits")
+	}
+	return false, nil
+}
+
+// answer waits for the answer to a prompt just shown: a message typed
+// after it appeared. A paste, or a line typed before the prompt (type-ahead
+// while the model worked), never answers; it is kept as the next message.
+func (c *chat) answer(ctx context.Context) (string, bool, error) {
+	shown := time.Now()
+	for {
+		select {
+		case <-ctx.Done():
+			return "", false, ctx.Err()
+		case m, ok := <-c.in.C:
+			if !ok {
+				return "", false, nil
+			}
+			if m.pasted || (c.in.tty && m.at.Before(shown)) {
+				c.pending = append(c.pending, m)
+				fmt.Fprintf(c.e.Err, "\n(input that was not typed at this prompt is kept for later; answer with a key)\n> ")
+				continue
+			}
+			return strings.ToLower(strings.TrimSpace(m.text)), true, nil
+		}
 	}
 }
 
@@ -474,21 +550,15 @@ func runInteractive(e *env, f agentFlags, first string) error {
 	signal.Notify(sigs, os.Interrupt)
 	defer signal.Stop(sigs)
 
-	lines := make(chan string)
-	go func() {
-		defer close(lines)
-		r := bufio.NewReader(e.In)
-		for {
-			line, err := r.ReadString('\n')
-			if line != "" || err == nil {
-				lines <- strings.TrimRight(line, "\r\n")
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-	c := &chat{e: e, lines: lines}
+	in, restore := startChatInput(e.In)
+	defer restore()
+	if in.tty && isTTY(e.Out) {
+		// Bracketed paste: the terminal marks pasted text, so a multi-line
+		// paste is one message.
+		fmt.Fprint(e.Out, pasteOn)
+		defer fmt.Fprint(e.Out, pasteOff)
+	}
+	c := &chat{e: e, in: in}
 	opts := f.options(e)
 	opts.Asker = ttyAsker{c}
 	opts.OnEvent = c.onEvent
@@ -514,7 +584,7 @@ func runInteractive(e *env, f agentFlags, first string) error {
 			case <-done:
 			}
 		}()
-		res, err := s.Agent.Run(ctx, prompt)
+		res, err := s.RunPrompt(ctx, c.layer, prompt)
 		close(done)
 		cancel()
 		c.endStream()
@@ -533,31 +603,43 @@ func runInteractive(e *env, f agentFlags, first string) error {
 	if strings.TrimSpace(first) != "" {
 		turn(first)
 	}
+	defer s.End(base, "prompt_input_exit")
 	for !c.quit {
 		fmt.Fprint(e.Err, "> ")
-		select {
-		case <-sigs:
-			fmt.Fprintln(e.Err)
-			return nil
-		case line, ok := <-lines:
-			if !ok {
+		var m inputMsg
+		if len(c.pending) > 0 {
+			m, c.pending = c.pending[0], c.pending[1:]
+			fmt.Fprintln(e.Err, oneLine(m.text, 100))
+		} else {
+			var ok bool
+			select {
+			case <-sigs:
 				fmt.Fprintln(e.Err)
 				return nil
-			}
-			line = strings.TrimSpace(line)
-			switch {
-			case line == "":
-			case strings.HasPrefix(line, "/"):
-				if err := c.dispatch(base, line); err != nil {
-					fmt.Fprintf(e.Err, "grit: %v\n", err)
+			case m, ok = <-in.C:
+				if !ok {
+					fmt.Fprintln(e.Err)
+					return nil
 				}
-			case strings.HasPrefix(line, "#"):
-				if err := memoryNote(c, line); err != nil {
-					fmt.Fprintf(e.Err, "grit: %v\n", err)
-				}
-			default:
-				turn(line)
 			}
+		}
+		line := strings.TrimSpace(m.text)
+		switch {
+		case line == "":
+		case m.pasted:
+			turn(line) // a paste is a message, even one starting with / or #
+		case strings.HasPrefix(line, "/") && !c.builtin(line) && c.layer != nil && c.layer.IsCommand(line):
+			turn(line) // a custom command or a skill
+		case strings.HasPrefix(line, "/"):
+			if err := c.dispatch(base, line); err != nil {
+				fmt.Fprintf(e.Err, "grit: %v\n", err)
+			}
+		case strings.HasPrefix(line, "#"):
+			if err := memoryNote(c, line); err != nil {
+				fmt.Fprintf(e.Err, "grit: %v\n", err)
+			}
+		default:
+			turn(line)
 		}
 	}
 	return nil

@@ -57,6 +57,14 @@ func TestAgentScripts(t *testing.T) {
 			return os.WriteFile(filepath.Join(dir, "settings.json"), []byte(`{"sandbox": {"enabled": false}}`), 0o644)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// webserve VAR serves testdata pages on a local HTTP server and sets VAR to its URL.
+			"webserve": webserve,
+			// lastsession VAR sets VAR to the newest session transcript's path.
+			"lastsession": lastsession,
+			// b64decode IN OUT writes the base64-decoded IN to OUT (binary fixtures).
+			"b64decode": b64decode,
+			// contextbudget FILE MAX fails when grit context --json's fixed rows exceed MAX tokens.
+			"contextbudget": contextbudget,
 			// jsonfield FILE FIELD VAR sets VAR to FIELD of the last JSON object in FILE.
 			"jsonfield": func(ts *testscript.TestScript, neg bool, args []string) {
 				if len(args) != 3 {

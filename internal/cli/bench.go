@@ -39,6 +39,7 @@ tree, and the same as JSON with --json.`,
 		newBenchIndexCmd,
 		newBenchEditsCmd,
 		newBenchLocateCmd,
+		newBenchFixCmd,
 		// Bench subcommands register here, one line each.
 	} {
 		cmd.AddCommand(sub(e))

@@ -38,11 +38,19 @@ local mirror, indexes it incrementally, searches with the problem statement
 alone, and scores the ranking against the gold patch's files, modules and
 functions with LocAgent's Acc@k (every gold location in the top k), plus MRR
 and the search's latency on a warm index. A plain BM25 file ranker runs on
-the same trees as the peer baseline.
+the same trees as the peer baseline, over every source file grit parses.
 
 Scores are printed for the Lite-274 subset (comparable with published
 numbers), for all records, and for the Verified-only records (a held-out
-view), each overall and per repository.
+view), each overall (micro: each instance weighs the same), as the macro
+average (the mean of the repositories' figures: each repository weighs the
+same), per repository and per language (the record's "language", else its
+gold files').
+
+An instance that cannot run (a base commit the mirror lacks, an index
+error) is listed with its reason, in --out and --json too, and scores 0.
+Files whose blobs the mirror lacks (snapshots leave out big ones) are left
+out of the tree and counted.
 
 Mirrors are bare git repositories under --repos, as DIR/owner+name/repo (what
 fetch produces) or DIR/owner/name(.git). Trees are extracted once per
@@ -96,6 +104,7 @@ func runBenchLocate(e *env, f benchLocateFlags) error {
 		Open: func(ctx context.Context, root string) (*index.Index, error) {
 			return app.OpenIndex(ctx, root, index.Options{})
 		},
+		Lang: app.NewParser().Lang,
 	}
 	if f.out != "" {
 		fh, err := os.Create(f.out)
@@ -139,11 +148,25 @@ func printBenchLocate(w io.Writer, rep *bench.Report) {
 		}
 		row("grit", "all", s.Grit, s.Latency, false)
 		row("bm25", "all", s.BM25, bench.Latency{}, true)
+		row("grit", fmt.Sprintf("macro (%d repos)", len(s.Repos)), s.GritMacro, bench.Latency{}, false)
+		row("bm25", fmt.Sprintf("macro (%d repos)", len(s.Repos)), s.BM25Macro, bench.Latency{}, true)
 		for _, r := range s.Repos {
 			row("grit", r.Repo, r.Grit, r.Latency, false)
 			row("bm25", r.Repo, r.BM25, bench.Latency{}, true)
 		}
 		tw.Flush()
+		fmt.Fprintf(w, "\nper language:\n")
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "system\tlanguage\tn\tfile@1\tfile@3\tfile@5\tfile MRR\tmod@5\tmod@10\tfunc@5\tfunc@10\tfunc MRR\tp50 ms\tp95 ms\t")
+		for _, l := range s.Languages {
+			name := fmt.Sprintf("%s (%d repos)", l.Language, l.Repos)
+			row("grit", name, l.Grit, l.Latency, false)
+			row("bm25", name, l.BM25, bench.Latency{}, true)
+		}
+		tw.Flush()
+	}
+	if rep.MissingBlobs > 0 {
+		fmt.Fprintf(w, "\n%d files left out over all instances: their blobs are missing from the mirror\n", rep.MissingBlobs)
 	}
 	if len(rep.Failed) > 0 {
 		fmt.Fprintf(w, "\n%d instances failed:\n", len(rep.Failed))

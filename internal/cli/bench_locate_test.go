@@ -3,10 +3,16 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/grit-dev/grit/internal/search/bench"
 )
 
 // TestBenchLocateReal runs `bench locate` over real mirrors when
@@ -34,4 +40,153 @@ func TestBenchLocateReal(t *testing.T) {
 		t.Fatalf("bench locate: %v\n%s", err, errb.String())
 	}
 	t.Logf("\n%s", out.String())
+}
+
+// benchGit runs git in dir with a fixed identity and no user configuration.
+func benchGit(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t",
+		"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// TestBenchLocateDropsNothing runs `grit bench locate` on a small real
+// mirror whose first base commit lacks a blob (as snapshots lack big ones),
+// whose second turns a file into a directory, and a third instance whose
+// base commit the mirror does not have: the first two run (the missing file
+// counted), the third is listed with its reason in --json and in --out and
+// scores 0; the BM25 peer ranks Go files; the report has the macro average
+// and a table per language.
+func TestBenchLocateDropsNothing(t *testing.T) {
+	src := t.TempDir()
+	benchGit(t, src, "init", "-q", "-b", "main")
+	commit := func(files map[string]string) string {
+		for p, s := range files {
+			full := filepath.Join(src, p)
+			if s == "" {
+				os.RemoveAll(full)
+				continue
+			}
+			writeFile(t, full, s)
+		}
+		benchGit(t, src, "add", "-A")
+		benchGit(t, src, "commit", "-q", "-m", "step")
+		return benchGit(t, src, "rev-parse", "HEAD")
+	}
+	c0 := commit(map[string]string{
+		"server/retry.go": "package server\n\n// Backoff waits longer after each failed retry.\nfunc Backoff(attempt int) int { return attempt * attempt }\n",
+		"client/dial.go":  "package client\n\nfunc Dial(addr string) error { return nil }\n",
+		"data/big.bin":    "pretend this is 5 MiB\n",
+		"tools":           "a file that becomes a directory\n",
+	})
+	c1 := commit(map[string]string{
+		"tools":          "",
+		"tools/gen.py":   "def generate_stubs(proto):\n    return proto\n",
+		"client/dial.go": "package client\n\n// Dial connects; the timeout is ignored.\nfunc Dial(addr string, timeout int) error { return nil }\n",
+	})
+	mirrors := t.TempDir()
+	mirror := filepath.Join(mirrors, "acme+rpc", "repo")
+	benchGit(t, src, "clone", "-q", "--bare", src, mirror)
+	oid := benchGit(t, src, "rev-parse", c0+":data/big.bin")
+	if err := os.Remove(filepath.Join(mirror, "objects", oid[:2], oid[2:])); err != nil {
+		t.Fatalf("remove the blob of data/big.bin from the mirror: %v", err)
+	}
+	recs := []map[string]any{
+		{"instance_id": "acme__rpc-1", "repo": "acme/rpc", "base_commit": c0, "language": "go",
+			"problem_statement": "Backoff grows too fast after a failed retry", "gold_files": []string{"server/retry.go"},
+			"gold_entities_locagent": []string{"server/retry.go:Backoff"}},
+		{"instance_id": "acme__rpc-2", "repo": "acme/rpc", "base_commit": c1,
+			"problem_statement": "generate_stubs drops the proto", "gold_files": []string{"tools/gen.py"},
+			"gold_entities_locagent": []string{"tools/gen.py:generate_stubs"}},
+		{"instance_id": "acme__rpc-3", "repo": "acme/rpc", "base_commit": strings.Repeat("ab", 20), "language": "go",
+			"problem_statement": "Dial ignores the timeout", "gold_files": []string{"client/dial.go"}},
+	}
+	var data bytes.Buffer
+	for _, r := range recs {
+		b, _ := json.Marshal(r)
+		data.Write(append(b, '\n'))
+	}
+	dataFile := filepath.Join(t.TempDir(), "dev.jsonl")
+	writeFile(t, dataFile, data.String())
+	outFile := filepath.Join(t.TempDir(), "runs.jsonl")
+
+	stdout, stderr, code := runGrit(t, "", "bench", "locate", "--data", dataFile, "--repos", mirrors,
+		"--work", t.TempDir(), "--json", "--out", outFile)
+	if code != ExitOK {
+		t.Fatalf("grit bench locate exit %d, stderr %q", code, stderr)
+	}
+	var rep bench.Report
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("--json output: %v\n%s", err, stdout)
+	}
+	if rep.Instances != 3 || len(rep.Failed) != 1 || !strings.HasPrefix(rep.Failed[0], "acme__rpc-3: checkout: ") {
+		t.Errorf("report: %d instances, failed %q; want 3, acme__rpc-3 failed at checkout", rep.Instances, rep.Failed)
+	}
+	if rep.MissingBlobs != 2 {
+		t.Errorf("report missing_blobs = %d, want 2 (data/big.bin at both base commits)", rep.MissingBlobs)
+	}
+	var all *bench.SetReport
+	for i := range rep.Sets {
+		if rep.Sets[i].Name == "all" {
+			all = &rep.Sets[i]
+		}
+	}
+	if all == nil {
+		t.Fatalf("no \"all\" set in %s", stdout)
+	}
+	if all.Grit.File.N != 3 || all.GritMacro.File.N != 1 || all.GritMacro.File.At[1] != all.Grit.File.At[1] {
+		t.Errorf("all: file n = %d, macro over %d repos, macro file@1 %.2f vs micro %.2f; want 3 instances scored, 1 repo, the same figure",
+			all.Grit.File.N, all.GritMacro.File.N, all.GritMacro.File.At[1], all.Grit.File.At[1])
+	}
+	var langs []string
+	for _, l := range all.Languages {
+		langs = append(langs, fmt.Sprintf("%s:%d", l.Language, l.Grit.Instances))
+	}
+	if got := strings.Join(langs, " "); got != "go:2 python:1" {
+		t.Errorf("languages = %q, want \"go:2 python:1\" (the record's language, else its gold file's)", got)
+	}
+
+	b, err := os.ReadFile(outFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]bench.InstanceResult{}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var ir bench.InstanceResult
+		if err := json.Unmarshal([]byte(line), &ir); err != nil {
+			t.Fatalf("--out line %q: %v", line, err)
+		}
+		byID[ir.InstanceID] = ir
+	}
+	if len(byID) != 3 {
+		t.Fatalf("--out has %d instances, want 3:\n%s", len(byID), b)
+	}
+	if ir := byID["acme__rpc-1"]; ir.Error != "" || ir.MissingBlobs != 1 || len(ir.BM25Files) == 0 || ir.BM25Files[0] != "server/retry.go" {
+		t.Errorf("acme__rpc-1: error %q, missing_blobs %d, bm25 %q; want it run, 1 blob missing, BM25 ranking server/retry.go first",
+			ir.Error, ir.MissingBlobs, ir.BM25Files)
+	}
+	if ir := byID["acme__rpc-2"]; ir.Error != "" || ir.FileRank != 1 || ir.MissingBlobs != 1 {
+		t.Errorf("acme__rpc-2 (tools became a directory): error %q, gold file rank %d, missing_blobs %d; want it run, tools/gen.py first, 1 blob missing",
+			ir.Error, ir.FileRank, ir.MissingBlobs)
+	}
+	if ir := byID["acme__rpc-3"]; !strings.HasPrefix(ir.Error, "checkout: ") || len(ir.GoldFiles) != 1 {
+		t.Errorf("acme__rpc-3: error %q, gold %q; want its checkout failure and its gold", ir.Error, ir.GoldFiles)
+	}
+
+	// The text report shows the macro average and the language table.
+	stdout, stderr, code = runGrit(t, "", "bench", "locate", "--data", dataFile, "--repos", mirrors, "--work", t.TempDir())
+	if code != ExitOK {
+		t.Fatalf("grit bench locate exit %d, stderr %q", code, stderr)
+	}
+	for _, want := range []string{"macro (1 repos)", "per language:", "go (1 repos)", "python (1 repos)", "1 instances failed:", "acme__rpc-3: checkout:", "2 files left out"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("bench locate output lacks %q:\n%s", want, stdout)
+		}
+	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/grit-dev/grit/internal/app"
 	"github.com/grit-dev/grit/internal/index"
+	"github.com/grit-dev/grit/internal/index/treesitter"
 	"github.com/grit-dev/grit/internal/sandbox"
 )
 
@@ -36,7 +37,9 @@ func doctorChecks() []doctorCheck {
 		binaryCheck("bwrap", false, "bwrap", "--version", "apt-get install -y bubblewrap (sandboxed commands)"),
 		binaryCheck("chromium", false, "chromium", "--version", "apt-get install -y chromium (explorer browser tests)"),
 		indexCheck,
+		languagesCheck,
 		sandboxCheck,
+		mcpCheck,
 		// Checks register here, one line each.
 	}
 }
@@ -105,6 +108,27 @@ func indexCheck(ctx context.Context, root string) doctorResult {
 	return r
 }
 
+// languagesCheck lists the languages the index parses, grouped by level of
+// support (treesitter.Level), each with its file extensions.
+func languagesCheck(ctx context.Context, root string) doctorResult {
+	r := doctorResult{Name: "languages", OK: true}
+	byLevel := map[treesitter.Level][]string{}
+	var levels []treesitter.Level
+	langs := treesitter.Support()
+	for _, l := range langs {
+		if _, ok := byLevel[l.Level]; !ok {
+			levels = append(levels, l.Level)
+		}
+		byLevel[l.Level] = append(byLevel[l.Level], l.Name+" ("+strings.Join(l.Exts, " ")+")")
+	}
+	parts := make([]string, 0, len(levels))
+	for _, lv := range levels {
+		parts = append(parts, string(lv)+" ("+lv.What()+"): "+strings.Join(byLevel[lv], ", "))
+	}
+	r.Detail = fmt.Sprintf("%d languages; %s", len(langs), strings.Join(parts, "; "))
+	return r
+}
+
 // sandboxCheck reports the OS sandbox backend Bash commands will run under.
 func sandboxCheck(ctx context.Context, root string) doctorResult {
 	r := doctorResult{Name: "sandbox"}
@@ -128,11 +152,13 @@ func newDoctorCmd(e *env) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "doctor [PATH]",
-		Short: "Check what Grit needs: git, rg, the index, the sandbox, and which models answer",
+		Short: "Check what Grit needs: git, rg, the index, the sandbox, which models answer, and the Claude Code setup",
 		Long: `Doctor checks the programs Grit uses and the state of the index of the
 repository at PATH (default: the current directory), and prints a fix for each
-thing that is missing or broken. It exits non-zero when something Grit needs for
-its main job (git, rg, a healthy index) is not there.`,
+thing that is missing or broken. It lists the Claude Code files it found
+(.claude/settings.json, CLAUDE.md, .claude/skills, commands, agents, .mcp.json),
+which a session uses and what it ignores, and why. It exits non-zero when
+something Grit needs for its main job (git, rg, a healthy index) is not there.`,
 		Example: `  grit doctor
   grit doctor --json | jq '.[] | select(.ok | not)'`,
 		Args: cobra.MaximumNArgs(1),
@@ -149,6 +175,11 @@ its main job (git, rg, a healthy index) is not there.`,
 				failed = failed || (!r.OK && r.Needed)
 			}
 			results = append(results, providerChecks(e.ctx, root)...)
+			claudeRoot := "" // the current directory's repository, as a session takes it
+			if len(args) == 1 {
+				claudeRoot = args[0]
+			}
+			results = append(results, claudeChecks(claudeRoot)...)
 			if asJSON {
 				if err := writeJSON(e.Out, results); err != nil {
 					return err

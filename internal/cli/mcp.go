@@ -61,6 +61,7 @@ A non-loopback address is refused unless --token is given explicitly.`,
 	cmd.Flags().StringVar(&f.http, "http", "", "serve streamable HTTP on `HOST:PORT` (loopback) instead of stdio")
 	cmd.Flags().StringVar(&f.token, "token", "", "bearer `TOKEN` clients must send over --http (default: a random one, printed)")
 	cmd.Flags().BoolVar(&f.allowEdits, "allow-edits", false, "offer the edit_function tool, which rewrites files")
+	cmd.AddCommand(newMCPConfigCmds(e)...)
 	return cmd
 }
 

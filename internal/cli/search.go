@@ -60,9 +60,12 @@ a == b runs __eq__, instantiating a class runs __init__ and __new__.
 Code terms (code spans, snippets, error messages) weigh twice prose words in
 BM25. The site that defines a name written as code in prose gets a definition
 boost (×2 on symbol); names only in example code, and builtin-looking names,
-count less. Test files are demoted unless the task is about tests, and so are
-documentation, examples, benchmarks and setup scripts unless the task names them;
-demoted files are listed after all the others, each part by score. The same index
+count less. Issue-template boilerplate (HTML comments, checklists, template
+headings, environment and version dumps) is not read. Test files are demoted
+unless the task is about tests, and so are documentation, examples, benchmarks,
+setup scripts and generated, vendored, minified or amalgamated files (by
+directory, file name, a generator's banner, .gitattributes) unless the task
+names them; demoted files are listed after all the others, each part by score. The same index
 and task always give the same ranking. --explain says why each hit ranks where
 it does; --json prints the whole result with every signal's contribution.
 

@@ -3,10 +3,10 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"text/tabwriter"
 	"time"
 
+	"github.com/grit-dev/grit/internal/permission"
 	"github.com/grit-dev/grit/internal/session"
 	"github.com/spf13/cobra"
 )
@@ -27,7 +27,7 @@ Transcripts are JSONL files in $XDG_DATA_HOME/grit/sessions/<project>/
   grit -r "$(grit sessions --json | jq -r '.[0].session_id')" -p "continue"`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			wd, err := os.Getwd()
+			wd, err := permission.WorkspaceRoot("")
 			if err != nil {
 				return err
 			}

@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/grit-dev/grit/internal/agent"
 	"github.com/grit-dev/grit/internal/app"
+	"github.com/grit-dev/grit/internal/permission"
 	"github.com/grit-dev/grit/internal/provider"
 	"github.com/grit-dev/grit/internal/session"
 	"github.com/grit-dev/grit/internal/tui"
@@ -75,7 +75,7 @@ func runTUI(e *env, f agentFlags, first string) error {
 }
 
 func pickSession(ctx context.Context, e *env) (string, error) {
-	wd, err := os.Getwd()
+	wd, err := permission.WorkspaceRoot("")
 	if err != nil {
 		return "", err
 	}
@@ -100,8 +100,9 @@ type tuiAsker struct {
 	prog **tui.Program
 }
 
-func (a tuiAsker) Ask(ctx context.Context, name string, input json.RawMessage, reason string) (bool, error) {
-	grants := a.c.s.Engine.GrantsFor(name, input)
+func (a tuiAsker) Ask(ctx context.Context, call agent.Call, reason string) (bool, error) {
+	name, input := call.Tool, call.Input
+	grants := a.c.s.Engine.GrantsFor(name, input, call.Paths...)
 	ans, err := (*a.prog).Ask(ctx, name, input, reason, grants)
 	if err != nil {
 		return false, err
@@ -110,6 +111,9 @@ func (a tuiAsker) Ask(ctx context.Context, name string, input json.RawMessage, r
 	case tui.AllowOnce:
 		return true, nil
 	case tui.AllowAlways:
+		if name == "ExitPlanMode" { // "yes, and accept edits"
+			return true, a.c.s.Engine.SetMode("acceptEdits")
+		}
 		for _, g := range grants {
 			if err := a.c.s.Engine.GrantSession(g); err != nil {
 				return false, err
@@ -132,7 +136,7 @@ type tuiBackend struct {
 }
 
 func (b *tuiBackend) Run(ctx context.Context, prompt string) (agent.Result, error) {
-	res, err := b.c.s.Agent.Run(ctx, prompt)
+	res, err := b.c.s.RunPrompt(ctx, b.c.layer, prompt) // commands, skills, @ mentions
 	if err != nil && !errors.Is(err, context.Canceled) {
 		if hint := provider.Unreachable(b.c.s.Model, err); hint != "" {
 			err = errors.New(hint)
@@ -161,6 +165,18 @@ func (b *tuiBackend) Commands() []tui.Command {
 	var out []tui.Command
 	for _, sc := range slashCommands() {
 		out = append(out, tui.Command{Name: sc.name, Usage: sc.usage, Help: sc.help})
+	}
+	if l := b.c.layer; l != nil {
+		for _, cmd := range l.Commands.List {
+			if !b.c.builtin("/" + cmd.Name) {
+				out = append(out, tui.Command{Name: "/" + cmd.Name, Usage: strings.TrimSpace("/" + cmd.Name + " " + cmd.ArgumentHint), Help: cmd.Description, Turn: true})
+			}
+		}
+		for _, sk := range l.SkillList() {
+			if !b.c.builtin("/" + sk.Name) {
+				out = append(out, tui.Command{Name: "/" + sk.Name, Usage: "/" + sk.Name, Help: sk.Description, Turn: true})
+			}
+		}
 	}
 	return out
 }

@@ -22,12 +22,19 @@ const DefaultManagedPath = "/etc/grit/managed-settings.json"
 // DefaultModel is the model used when neither flags, env nor settings name one.
 const DefaultModel = "ollama:qwen2.5-coder:7b"
 
+// DefaultClaudeManagedPath is where administrators put Claude Code's
+// managed settings (Linux); Grit reads them below its own managed file.
+const DefaultClaudeManagedPath = "/etc/claude-code/managed-settings.json"
+
 // LoadOptions tunes Load; the zero value reads the real locations.
 type LoadOptions struct {
 	// Home is the user's home directory; "" means os.UserHomeDir.
 	Home string
-	// ManagedPath overrides DefaultManagedPath (tests).
-	ManagedPath string
+	// ManagedPath overrides DefaultManagedPath (tests); a test that sets it
+	// also stops DefaultClaudeManagedPath from being read unless
+	// ClaudeManagedPath names a file.
+	ManagedPath       string
+	ClaudeManagedPath string
 	// Getenv reads the environment; nil means os.Getenv.
 	Getenv func(string) string
 }
@@ -41,14 +48,28 @@ type Layer struct {
 
 // Sources keeps every layer apart, so that the permission engine can apply
 // its own precedence (managed > user > project) and ignore an untrusted
-// project's layers.
+// project's layers. Each scope's Claude Code file is read beside Grit's
+// and merged under it (Grit's wins a scalar both set; lists accumulate):
+// User, Project, Local and Managed hold both; Files lists every file read.
 type Sources struct {
 	Defaults Layer
-	User     Layer // ~/.config/grit/settings.json ($XDG_CONFIG_HOME honoured)
-	Project  Layer // <root>/.grit/settings.json
-	Local    Layer // <root>/.grit/settings.local.json
-	Managed  Layer // /etc/grit/managed-settings.json
+	User     Layer // ~/.claude/settings.json, then ~/.config/grit/settings.json ($XDG_CONFIG_HOME honoured)
+	Project  Layer // <root>/.claude/settings.json, then <root>/.grit/settings.json
+	Local    Layer // <root>/.claude/settings.local.json, then <root>/.grit/settings.local.json
+	Managed  Layer // /etc/claude-code/managed-settings.json, then /etc/grit/managed-settings.json
 	Env      Layer // GRIT_MODEL, GRIT_PERMISSION_MODE, GRIT_MAX_TURNS
+	// Files are the settings files looked for, in precedence order
+	// (lowest first), with what was read and what was ignored.
+	Files []File
+}
+
+// File is one settings file looked for.
+type File struct {
+	Scope  string   `json:"scope"` // "user", "project", "local", "managed"
+	Claude bool     `json:"claude"`
+	Path   string   `json:"path"`
+	Exists bool     `json:"exists"`
+	Notes  []string `json:"notes,omitempty"` // keys ignored, and why
 }
 
 // Layers returns the layers from lowest to highest precedence.
@@ -93,20 +114,40 @@ func Load(root string, opts LoadOptions) (Settings, Sources, error) {
 	if managed == "" {
 		managed = DefaultManagedPath
 	}
+	claudeManaged := opts.ClaudeManagedPath
+	if claudeManaged == "" && opts.ManagedPath == "" {
+		claudeManaged = DefaultClaudeManagedPath
+	}
 	src := Sources{Defaults: Layer{Exists: true, Settings: Defaults()}}
 	var err error
-	read := func(l *Layer, path string) {
+	// read reads a scope's Claude Code file (claude, "" for none) and
+	// Grit's (grit) into l, Grit's over Claude Code's.
+	read := func(l *Layer, scope, claude, grit string) {
 		if err != nil {
 			return
 		}
-		*l, err = ReadFile(path)
+		var c Layer
+		if claude != "" {
+			if c, err = ReadFile(claude); err != nil {
+				return
+			}
+			var notes []string
+			c.Settings, notes = FromClaude(c.Settings)
+			src.Files = append(src.Files, File{Scope: scope, Claude: true, Path: claude, Exists: c.Exists, Notes: notes})
+		}
+		if *l, err = ReadFile(grit); err != nil {
+			return
+		}
+		src.Files = append(src.Files, File{Scope: scope, Path: grit, Exists: l.Exists, Notes: ignoredKeys(l.Settings)})
+		l.Settings = Merge(c.Settings, l.Settings)
+		l.Exists = l.Exists || c.Exists
 	}
-	read(&src.User, filepath.Join(UserDir(home, getenv), "settings.json"))
+	read(&src.User, "user", filepath.Join(home, ".claude", "settings.json"), filepath.Join(UserDir(home, getenv), "settings.json"))
 	if root != "" {
-		read(&src.Project, filepath.Join(root, ".grit", "settings.json"))
-		read(&src.Local, filepath.Join(root, ".grit", "settings.local.json"))
+		read(&src.Project, "project", filepath.Join(root, ".claude", "settings.json"), filepath.Join(root, ".grit", "settings.json"))
+		read(&src.Local, "local", filepath.Join(root, ".claude", "settings.local.json"), filepath.Join(root, ".grit", "settings.local.json"))
 	}
-	read(&src.Managed, managed)
+	read(&src.Managed, "managed", claudeManaged, managed)
 	if err != nil {
 		return Settings{}, Sources{}, err
 	}

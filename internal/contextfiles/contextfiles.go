@@ -4,8 +4,9 @@
 //   - Context files (Set): AGENTS.md and CLAUDE.md, loaded in full at
 //     session start in a fixed order, from least to most specific: the
 //     user's (~/.claude/CLAUDE.md, then $XDG_CONFIG_HOME/grit or
-//     ~/.config/grit), then each directory's from the repository root down
-//     to the working directory. A later file is more specific and wins where
+//     ~/.config/grit), then each directory's above the repository root
+//     (as Claude Code reads them, up to but not including /), then each
+//     directory's from the repository root down to the working directory. A later file is more specific and wins where
 //     two disagree; the rendered section says so. A subdirectory's files are
 //     loaded the first time the agent reads a file under it (ForPath), once.
 //     `@path` imports are expanded (relative to the importing file, ~ is the
@@ -55,6 +56,7 @@ var Names = []string{"AGENTS.md", "CLAUDE.md"}
 // Scopes of a context file, from least to most specific.
 const (
 	ScopeUser         = "user"         // ~/.claude/CLAUDE.md, ~/.config/grit/{AGENTS,CLAUDE}.md
+	ScopeParent       = "parent"       // a directory above the repository root
 	ScopeProject      = "project"      // the repository root's
 	ScopeDirectory    = "directory"    // a directory between the root and the working directory
 	ScopeSubdirectory = "subdirectory" // loaded when the agent first read a file under it
@@ -152,6 +154,9 @@ func (s *Set) load() {
 			s.add(filepath.Join(o.UserDir, n), ScopeUser)
 		}
 	}
+	for _, dir := range parents(o.Root) {
+		s.loadDir(dir, ScopeParent)
+	}
 	for i, dir := range chain(o.Root, o.Cwd) {
 		scope := ScopeDirectory
 		if i == 0 {
@@ -159,6 +164,17 @@ func (s *Set) load() {
 		}
 		s.loadDir(dir, scope)
 	}
+}
+
+// parents lists the directories above root, from the topmost down, not
+// including the file system's root: Claude Code reads their CLAUDE.md
+// files too (a CLAUDE.md in ~/work applies to every repository under it).
+func parents(root string) []string {
+	var out []string
+	for d := filepath.Dir(root); d != root && d != filepath.Dir(d); root, d = d, filepath.Dir(d) {
+		out = append([]string{d}, out...)
+	}
+	return out
 }
 
 // chain lists root and each directory below it down to dir; just root when

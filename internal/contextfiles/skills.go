@@ -58,6 +58,10 @@ func SkillDirs(opts Options) ([][2]string, error) {
 	if o.UserDir != "" {
 		out = append(out, [2]string{filepath.Join(o.UserDir, "skills"), "user"})
 	}
+	if o.Home != "" {
+		// Claude Code's personal skills are the user's too.
+		out = append(out, [2]string{filepath.Join(o.Home, ".claude", "skills"), "user"})
+	}
 	return out, nil
 }
 

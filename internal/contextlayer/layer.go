@@ -7,6 +7,7 @@
 package contextlayer
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -19,6 +20,7 @@ import (
 	"github.com/grit-dev/grit/internal/agent"
 	"github.com/grit-dev/grit/internal/config"
 	"github.com/grit-dev/grit/internal/contextfiles"
+	"github.com/grit-dev/grit/internal/mcpclient"
 	"github.com/grit-dev/grit/internal/provider"
 	"github.com/grit-dev/grit/internal/session"
 	"github.com/grit-dev/grit/internal/tool"
@@ -28,7 +30,7 @@ import (
 // system prompt names it and ToolSearch loads its schema on demand.
 var CoreTools = map[string]bool{
 	"Bash": true, "Read": true, "Edit": true, "Write": true, "Grep": true, "Glob": true,
-	"Locate": true, "EditFunction": true, "Skill": true, "ToolSearch": true,
+	"Locate": true, "EditFunction": true, "Skill": true, "ToolSearch": true, "ExitPlanMode": true,
 }
 
 // Layer is a session's context layer: the context files, memory and
@@ -37,9 +39,12 @@ var CoreTools = map[string]bool{
 // nested context files on Read, and compaction. Build it with New
 // and Install it on an agent.
 type Layer struct {
-	Files     *contextfiles.Set
-	Memories  []contextfiles.Memory
-	Skills    *contextfiles.Skills
+	Files    *contextfiles.Set
+	Memories []contextfiles.Memory
+	Skills   *contextfiles.Skills
+	Commands *contextfiles.Commands // custom slash commands (commands.go)
+	// MCP runs MCP prompts as /mcp__server__prompt; nil without servers.
+	MCP       *mcpclient.Manager
 	Compactor *session.Compactor
 	Window    int // tokens; 0 unknown
 	Model     string
@@ -100,8 +105,13 @@ func New(o Options) (*Layer, error) {
 		}
 	}
 	l := &Layer{Files: files, Memories: mems, Skills: skills, Window: o.Window, Model: o.Model,
-		root: o.Root, appendPrompt: o.AppendSystemPrompt, promptEnv: agent.DetectPromptEnv(o.Root)}
+		root: o.Root, appendPrompt: o.AppendSystemPrompt, promptEnv: agent.DetectPromptEnv(cmp.Or(o.Cwd, o.Root))}
 	l.memoryText, l.warnings = contextfiles.RenderMemory(mems)
+	// The repository's own commands, like its skills, only when trusted.
+	if l.Commands, err = contextfiles.FindCommands(fo, !o.Untrusted); err != nil {
+		return nil, err
+	}
+	l.warnings = append(l.warnings, l.Commands.Warnings...)
 	return l, nil
 }
 
@@ -334,8 +344,15 @@ func (l *Layer) Report(messages []provider.Message, last provider.Usage) Report 
 		rows[i].Percent = math.Round(1000*float64(rows[i].Tokens)/float64(denom)) / 10
 	}
 	rep.Rows = rows
+	// Lists are [] in JSON, never null.
 	if rep.Files == nil {
 		rep.Files = []contextfiles.File{}
+	}
+	if rep.Skills == nil {
+		rep.Skills = []contextfiles.Skill{}
+	}
+	if rep.Deferred == nil {
+		rep.Deferred = []string{}
 	}
 	return rep
 }
@@ -393,11 +410,9 @@ type UsageReport struct {
 	CostKnown  bool    `json:"cost_known"`
 }
 
-// Usage totals the session's calls (summaries included) on model.
+// Usage reports total, the session's calls on model (the agent counts
+// compaction's summary calls in it).
 func (l *Layer) Usage(total provider.Usage) UsageReport {
-	if l.Compactor != nil {
-		total.Add(l.Compactor.Spent())
-	}
 	r := UsageReport{Model: l.Model, Usage: total}
 	if in := total.InputTokens + total.CacheReadTokens + total.CacheWriteTokens; in > 0 {
 		r.CacheShare = float64(total.CacheReadTokens) / float64(in)

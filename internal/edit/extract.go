@@ -241,10 +241,11 @@ func segments(code, lang string) []segment {
 	braces := !isPythonLike(lang)
 	var out []segment
 	var decorators []string
+	headerEnd := -1 // last line of the current definition's header (its body's "{" on a line of its own included)
 	for i, l := range lines {
 		t := strings.TrimSpace(l)
 		st := sc.lines[i]
-		if t == "" || st.depth > 0 || st.inString {
+		if t == "" || st.depth > 0 || st.inString || i <= headerEnd {
 			continue
 		}
 		if !braces && leading(l) != "" {
@@ -261,8 +262,14 @@ func segments(code, lang string) []segment {
 			continue
 		}
 		if isDefStart(t, lang) {
-			out = append(out, segment{def: true, name: nameOf(t, lang), header: header(lines[i:], lang), first: l, decorators: decorators})
+			h := header(lines[i:], lang)
+			out = append(out, segment{def: true, name: nameOf(t, lang), header: h, first: l, decorators: decorators})
 			decorators = nil
+			if braces {
+				// A header over several lines at depth 0 ("throws X" on its own
+				// line, Allman style's "{" below the signature) is the definition's.
+				headerEnd = i + strings.Count(h, "\n")
+			}
 			continue
 		}
 		if braces && (t == "}" || t == "};" || strings.HasPrefix(t, "}")) {
@@ -311,13 +318,16 @@ func header(lines []string, lang string) string {
 }
 
 var (
-	goFunc    = lazyRegexp(`^func\s*(\([^)]*\)\s*)?([A-Za-z_]\w*)`)
-	pyDef     = lazyRegexp(`^(?:async\s+)?def\s+(\w+)|^class\s+(\w+)`)
-	rustFn    = lazyRegexp(`^(?:pub(?:\([^)]*\))?\s+)?(?:const\s+)?(?:async\s+)?(?:unsafe\s+)?(?:extern\s+"[^"]*"\s+)?fn\s+(\w+)`)
-	rubyDef   = lazyRegexp(`^def\s+(?:self\.)?([\w?!=]+)`)
-	jsFunc    = lazyRegexp(`^(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*([\w$]+)`)
-	jsClass   = lazyRegexp(`^(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s+([\w$]+)`)
-	jsVar     = lazyRegexp(`^(?:export\s+)?(?:const|let|var)\s+([\w$]+)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function|\(|[\w$]+\s*=>)`)
+	goFunc  = lazyRegexp(`^func\s*(\([^)]*\)\s*)?([A-Za-z_]\w*)`)
+	pyDef   = lazyRegexp(`^(?:async\s+)?def\s+(\w+)|^class\s+(\w+)`)
+	rustFn  = lazyRegexp(`^(?:pub(?:\([^)]*\))?\s+)?(?:const\s+)?(?:async\s+)?(?:unsafe\s+)?(?:extern\s+"[^"]*"\s+)?fn\s+(\w+)`)
+	rubyDef = lazyRegexp(`^def\s+(?:self\.)?([\w?!=]+)`)
+	jsFunc  = lazyRegexp(`^(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*([\w$]+)`)
+	jsClass = lazyRegexp(`^(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s+([\w$]+)`)
+	// The keyword is optional: the index's range of a function bound to a
+	// variable starts at the name ("dayjs = function (date) {"), and that is
+	// how the definition is shown and may come back.
+	jsVar     = lazyRegexp(`^(?:export\s+)?(?:(?:const|let|var)\s+)?([\w$]+)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function|\(|[\w$]+\s*=>)`)
 	jsMethod  = lazyRegexp(`^(?:(?:public|private|protected|static|async|readonly|override|get|set)\s+)*\*?\s*([\w$]+)\s*(?:<[^>]*>)?\s*\(`)
 	cLikeFunc = lazyRegexp(`^[\w<>\[\]\s*&:,]*?([A-Za-z_]\w*)\s*\([^;]*$`)
 	keywords  = map[string]bool{"if": true, "for": true, "while": true, "switch": true, "catch": true, "return": true, "else": true, "new": true, "throw": true, "typeof": true, "await": true, "do": true, "try": true, "sizeof": true, "elif": true, "print": true, "super": true, "this": true}

@@ -226,10 +226,12 @@ var (
 	goImport   = lazyRegexp("^(import\\s+)?((?:[\\w.]+\\s+)?(\"[^\"]+\"|`[^`]+`))\\s*(//.*)?$")
 	jsImport   = lazyRegexp(`^(import\s+(.+\s+from\s+)?['"][^'"]+['"]|(const|let|var)\s+.+=\s*require\(\s*['"][^'"]+['"]\s*\))\s*;?\s*(//.*)?$`)
 	rustImport = lazyRegexp(`^(pub\s+)?use\s+[^;]+;\s*(//.*)?$`)
+	javaImport = lazyRegexp(`^import\s+(static\s+)?[\w.]+(\.\*)?\s*;\s*(//.*)?$`)
+	cInclude   = lazyRegexp(`^#\s*include\s*(<[^>]+>|"[^"]+")\s*(//.*|/\*.*\*/)?$`)
 )
 
 // importLanguages names the languages IMPORTS blocks work for.
-const importLanguages = "python, go, javascript, typescript, rust"
+const importLanguages = "python, go, javascript, typescript, rust, java, c, c++"
 
 // checkImports keeps an IMPORTS block's lines if every one is an import
 // statement of the file's language, drops those the file already has, and
@@ -249,6 +251,10 @@ func checkImports(orig Original, ex Extra) (Extra, Op, int, *Verdict) {
 		re = jsImport()
 	case "rust":
 		re = rustImport()
+	case "java":
+		re = javaImport()
+	case "c", "cpp":
+		re = cInclude()
 	default:
 		return fail(CodeImports, "adding imports is not supported for %s (only %s). Rewrite %s without a new import.", orig.Lang, importLanguages, orig.Name)
 	}
@@ -399,19 +405,26 @@ func importOp(src []byte, lang string, lines []string) Op {
 			return insertAt(at(head), eol+join(""))
 		}
 		return insertAt(0, join("")+eol)
-	default: // javascript, typescript, rust
+	default: // javascript, typescript, rust, java, c, c++
 		last := -1
 		for i := range all {
 			l, ok := topLevel(i)
 			if !ok {
 				continue
 			}
-			if strings.HasPrefix(l, "import ") || strings.HasPrefix(l, "use ") || strings.HasPrefix(l, "pub use ") || jsImport().MatchString(strings.TrimSpace(l)) {
+			if strings.HasPrefix(l, "import ") || strings.HasPrefix(l, "use ") || strings.HasPrefix(l, "pub use ") || cInclude().MatchString(l) || jsImport().MatchString(strings.TrimSpace(l)) {
 				last = stmtEnd(i) - 1
 			}
 		}
 		if last >= 0 {
 			return insertAt(at(last+1), join(""))
+		}
+		if lang == "java" {
+			for i := range all {
+				if l, ok := topLevel(i); ok && strings.HasPrefix(l, "package ") {
+					return insertAt(at(stmtEnd(i)), eol+join("")) // imports follow the package clause
+				}
+			}
 		}
 		return insertAt(0, join("")+eol)
 	}

@@ -167,6 +167,12 @@ func TestImportOp(t *testing.T) {
 			"import os\nimport re\nS = \"\"\"\nimport sys\n\"\"\"\n"},
 		{"javascript", "javascript", "import a from 'a';\nconst b = require('b');\n\nexport function f() {}\n", []string{"import c from 'c';"},
 			"import a from 'a';\nconst b = require('b');\nimport c from 'c';\n\nexport function f() {}\n"},
+		{"c++ include", "cpp", "// fmt\n#include <string>\n#include \"core.h\"\n\nnamespace fmt {}\n", []string{"#include <vector>"},
+			"// fmt\n#include <string>\n#include \"core.h\"\n#include <vector>\n\nnamespace fmt {}\n"},
+		{"java after the imports", "java", "package a;\n\nimport java.io.IOException;\n\nclass A {}\n", []string{"import java.util.List;"},
+			"package a;\n\nimport java.io.IOException;\nimport java.util.List;\n\nclass A {}\n"},
+		{"java none: after the package", "java", "package a;\n\nclass A {}\n", []string{"import java.util.List;"},
+			"package a;\n\nimport java.util.List;\n\nclass A {}\n"},
 	}
 	for _, tt := range tests {
 		got, err := Apply([]byte(tt.src), importOp([]byte(tt.src), tt.lang, tt.lines))

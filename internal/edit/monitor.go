@@ -108,7 +108,7 @@ func Check(ctx context.Context, orig Original, reply string, opts CheckOptions) 
 	if len(extras) == 0 {
 		body = reply
 	}
-	v := check(ctx, orig, body, opts)
+	v := check(ctx, orig, body, opts, len(extras) > 0)
 	if v.Accept && len(extras) > 0 {
 		v = applyExtras(ctx, orig, v, extras, opts)
 	}
@@ -134,7 +134,10 @@ func extraHeaders(extras []Extra) string {
 	return strings.Join(out, " and ")
 }
 
-func check(ctx context.Context, orig Original, reply string, opts CheckOptions) Verdict {
+// check checks the rewritten definition. withExtras: the reply also has
+// extra blocks, so the definition may come back unchanged (the fix is a new
+// function or an import next to it).
+func check(ctx context.Context, orig Original, reply string, opts CheckOptions, withExtras bool) Verdict {
 	lang := orig.Lang
 	if strings.TrimSpace(reply) == "" {
 		return reject(CodeEmpty, "The reply was empty. Return the whole rewritten %s in one code block.", orig.Name)
@@ -254,7 +257,7 @@ func check(ctx context.Context, orig Original, reply string, opts CheckOptions) 
 			repairs = append(repairs, "dropped the comment above the definition (the file keeps its own)")
 		}
 	}
-	if normBody(code) == normBody(origCode) {
+	if normBody(code) == normBody(origCode) && !withExtras {
 		return reject(CodeIdentical, "The reply is identical to the original %s: nothing was changed. Make the change the task asks for.", orig.Name)
 	}
 	on, nn := nonBlank(origCode), nonBlank(code)

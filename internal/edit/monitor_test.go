@@ -5,6 +5,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/grit-dev/grit/internal/span"
 )
 
 func corpusCase(t *testing.T, name string) Case {
@@ -96,5 +98,43 @@ func TestCheckParseCallback(t *testing.T) {
 	}
 	if calls == 0 {
 		t.Errorf("the parse callback was never called")
+	}
+}
+
+// TestCheckAllmanBraces accepts a Java method whose body's brace is on a
+// line of its own and whose throws clause is on the next line (the gold
+// rewrite of jackson-core-183's TextBuffer.getTextBuffer was refused as
+// "code outside" before).
+func TestCheckAllmanBraces(t *testing.T) {
+	file := "class TextBuffer {\n    public char[] getTextBuffer()\n        throws IOException\n    {\n        return _inputBuffer;\n    }\n}\n"
+	start := strings.Index(file, "public")
+	end := strings.Index(file, "    }\n}") + len("    }")
+	orig := Original{Path: "TextBuffer.java", Lang: "java", Name: "getTextBuffer", File: []byte(file), Range: span.Range{Start: start, End: end}}
+	reply := "```java\npublic char[] getTextBuffer()\n    throws IOException\n{\n    if (_inputStart >= 0) return _inputBuffer;\n    return contentsAsArray();\n}\n```"
+	v := Check(context.Background(), orig, reply, CheckOptions{})
+	if !v.Accept {
+		t.Fatalf("Check rejected (%s: %s)", v.Code, v.Reason)
+	}
+	if !bytes.Contains(v.File, []byte("    {\n        if (_inputStart >= 0) return _inputBuffer;\n")) {
+		t.Errorf("spliced file:\n%s", v.File)
+	}
+}
+
+// TestCheckJSVarFunction accepts a function bound to a variable in the shape
+// the index's range gives it, without the const keyword (dayjs-882's gold
+// rewrite of `dayjs = function (date, c) {` was refused as having no
+// definition before).
+func TestCheckJSVarFunction(t *testing.T) {
+	file := "const dayjs = function (date, c) {\n  return new Dayjs(date)\n}\n\nexport default dayjs\n"
+	start := strings.Index(file, "dayjs =")
+	end := strings.Index(file, "}\n") + 1
+	orig := Original{Path: "src/index.js", Lang: "javascript", Name: "dayjs", File: []byte(file), Range: span.Range{Start: start, End: end}}
+	reply := "```javascript\ndayjs = function (date, c) {\n  if (isDayjs(date)) {\n    return date.clone()\n  }\n  return new Dayjs(date)\n}\n```"
+	v := Check(context.Background(), orig, reply, CheckOptions{})
+	if !v.Accept {
+		t.Fatalf("Check rejected (%s: %s)", v.Code, v.Reason)
+	}
+	if !bytes.HasPrefix(v.File, []byte("const dayjs = function (date, c) {\n  if (isDayjs(date)) {")) {
+		t.Errorf("spliced file:\n%s", v.File)
 	}
 }

@@ -71,6 +71,7 @@ type Options struct {
 	Parse    edit.ParseFunc // tree-sitter check of spliced files; nil: lexical checks only
 
 	Test        string        // test command; "" detects one (DetectTest)
+	NoTest      bool          // run no tests: the caller judges the result (the oracle bench)
 	TestTimeout time.Duration // 0 means 5 minutes
 	Attempts    int           // model edits to try; 0 means 3
 	Traceback   string        // extra traceback text for the first locate
@@ -160,6 +161,8 @@ type run struct {
 	// files are the user's, the transcript a record of them) and Run
 	// returns it with the report.
 	logErr error
+	tried  map[string]bool // key() of every function shown in an edit prompt
+	edited []string        // path:qname of the functions changed, unverified (no tests)
 }
 
 // Run fixes task in the repository of opts.Index.
@@ -179,7 +182,7 @@ func Run(ctx context.Context, task string, opts Options) (*Report, error) {
 	if opts.MaxTokens <= 0 {
 		opts.MaxTokens = 4096
 	}
-	r := &run{opts: opts, ix: opts.Index, root: opts.Index.Root(), orig: map[string][]byte{}}
+	r := &run{opts: opts, ix: opts.Index, root: opts.Index.Root(), orig: map[string][]byte{}, tried: map[string]bool{}}
 	r.rep = &Report{Task: task, Root: r.root, Model: opts.Provider.Name(), Candidates: []Candidate{}, Attempts: []Attempt{}, FilesChanged: []string{}}
 	if opts.Session != nil {
 		r.rep.SessionID = opts.Session.ID
@@ -222,7 +225,10 @@ func (r *run) fix(ctx context.Context, task string) error {
 	}
 	r.say("indexed %d files (%d parsed, %d reused)", st.Seen, st.Parsed, st.Reused)
 	r.rep.TestCommand = r.opts.Test
-	if r.rep.TestCommand == "" {
+	switch {
+	case r.opts.NoTest:
+		r.rep.TestCommand = ""
+	case r.rep.TestCommand == "":
 		r.rep.TestCommand = DetectTest(r.root)
 	}
 	traceback := r.opts.Traceback
@@ -271,10 +277,13 @@ func (r *run) fix(ctx context.Context, task string) error {
 	if r.rep.Baseline != nil && !r.rep.Baseline.Passed {
 		output = r.rep.Baseline.Output
 	}
+	declines := 0
+loop:
 	for n := 1; n <= r.opts.Attempts; n++ {
-		a, done, err := r.attempt(ctx, task, n, feedback, output)
+		a, done, err := r.attempt(ctx, task, len(r.rep.Attempts)+1, feedback, output)
 		r.rep.Attempts = append(r.rep.Attempts, a)
 		r.record("attempt", a)
+		r.tried[r.target.key()] = true
 		if err != nil || done {
 			if err != nil {
 				r.restore()
@@ -282,12 +291,41 @@ func (r *run) fix(ctx context.Context, task string) error {
 			return err
 		}
 		switch {
+		case a.Verdict.Code == CodeNoChange:
+			// The model says the function shown is not the one: ask it to
+			// pick among the candidates not shown yet. A decline is not an
+			// edit, so it spends no attempt, up to maxDeclines of them.
+			if declines++; declines <= maxDeclines {
+				n--
+			}
+			feedback = ""
+			if !r.next(ctx, task, fmt.Sprintf("%s needs no change for this task.", a.Target)) {
+				break loop
+			}
 		case !a.Verdict.Accept:
 			feedback = fmt.Sprintf("the quality check rejected your reply (%s). %s", a.Verdict.Code, a.Verdict.Reason)
-		case a.Test != nil:
+		case a.Test == nil:
+			// No tests to say whether the change is complete: ask whether
+			// another function must change too.
+			r.edited = append(r.edited, a.Target)
+			feedback = ""
+			if !r.next(ctx, task, "Changed already for this task: "+strings.Join(r.edited, ", ")+".") {
+				break loop
+			}
+		default:
 			feedback, output = "the tests still fail after your change.", a.Test.Output
 			r.relocate(ctx, a.Test.Output)
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		r.restore()
+		return err
+	}
+	if r.rep.TestCommand == "" && len(r.edited) > 0 {
+		r.keep()
+		r.rep.Status = StatusUnverified
+		r.rep.Message = "no test command (pass --test): the change was kept unverified"
+		return nil
 	}
 	r.restore()
 	r.rep.Status = StatusReverted
@@ -327,6 +365,11 @@ func (r *run) attempt(ctx context.Context, task string, n int, feedback, output 
 	}
 	a.Usage, a.StopReason = resp.Usage, string(resp.StopReason)
 	reply := provider.Message{Content: resp.Content}.Text()
+	if isDecline(reply) {
+		a.Verdict = edit.Verdict{Code: CodeNoChange, Reason: "the model says this function needs no change for the task"}
+		r.say("  the model says %s needs no change", a.Target)
+		return a, false, nil
+	}
 	orig := edit.Original{Path: d.Path, Lang: d.Lang, Name: d.Name, File: src, Range: spanOf(d)}
 	// Extras: besides the function, the reply may add a new function and
 	// imports in delimited blocks; each is checked on its own and becomes one
@@ -390,10 +433,7 @@ func (r *run) attempt(ctx context.Context, task string, n int, feedback, output 
 	}
 	a.Written = true
 	if r.rep.TestCommand == "" {
-		r.keep()
-		r.rep.Status = StatusUnverified
-		r.rep.Message = "no test command found (pass --test): the change was kept unverified"
-		return a, true, nil
+		return a, false, nil // the loop asks whether more must change, then keeps it unverified
 	}
 	tr, err := r.test(ctx)
 	if err != nil {
@@ -411,6 +451,16 @@ func (r *run) attempt(ctx context.Context, task string, n int, feedback, output 
 }
 
 func spanOf(d index.Def) span.Range { return span.Range{Start: d.Start, End: d.End} }
+
+// key tells candidates apart, overloads (one QName, several definitions) included.
+func (c Candidate) key() string { return fmt.Sprintf("%s:%s:%d", c.Path, c.QName, c.Line) }
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
 
 // sayExtras reports the extra steps of an accepted reply.
 func (r *run) sayExtras(extras []edit.Extra) {
@@ -443,12 +493,17 @@ func (r *run) current(ctx context.Context, c Candidate) (index.Def, []byte, stri
 	if err != nil {
 		return index.Def{}, nil, "", nil, fmt.Errorf("fix: symbols of %s: %w", c.Path, err)
 	}
-	for _, d := range defs {
-		if d.QName != c.QName {
-			continue
+	// Overloads share a QName: take the one nearest the candidate's line.
+	best := -1
+	for i, d := range defs {
+		if d.QName == c.QName && (best < 0 || abs(d.StartLine-c.Line) < abs(defs[best].StartLine-c.Line)) {
+			best = i
 		}
+	}
+	if best >= 0 {
+		d := defs[best]
 		if !spanOf(d).Valid(len(src)) {
-			break
+			return index.Def{}, nil, "", nil, fmt.Errorf("fix: %s:%s is no longer in the index", c.Path, c.QName)
 		}
 		nb := []edit.Neighbor{}
 		for _, o := range defs {

@@ -15,14 +15,15 @@ import (
 	"github.com/grit-dev/grit/internal/span"
 )
 
-// locateK is how many definitions the pipeline asks for: the ten functions
-// it keeps are found among them after classes, variables and tests are
-// passed over.
-const locateK = 20
+// candidateCount is how many functions locate keeps: the first is edited
+// first, the rest are what the model may pick when it declines one (three
+// pages of nextOptions) or when another must change too. Twice as many
+// definitions are asked of the search, since classes and tests drop out.
+const candidateCount = 15
 
 // locate ranks the functions and methods for the task.
 func (r *run) locate(ctx context.Context, task, traceback string) ([]Candidate, error) {
-	res, err := locate.Run(ctx, r.ix, locate.Request{Task: task, Traceback: traceback, K: locateK})
+	res, err := locate.Run(ctx, r.ix, locate.Request{Task: task, Traceback: traceback, K: 2 * candidateCount})
 	if err != nil {
 		return nil, fmt.Errorf("fix: locate: %w", err)
 	}
@@ -35,7 +36,7 @@ func (r *run) locate(ctx context.Context, task, traceback string) ([]Candidate, 
 			continue // fix the code, not the test that caught it
 		}
 		out = append(out, Candidate{Path: h.Def.Path, QName: h.Def.QName, Kind: h.Def.Kind, Line: h.Def.StartLine, Score: h.Score, Signals: h.Signals, def: h.Def})
-		if len(out) == 10 {
+		if len(out) == candidateCount {
 			break
 		}
 	}

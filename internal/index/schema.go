@@ -9,8 +9,15 @@ const schemaAppID = 0x47524954
 // released migration: append one.
 var schema = store.Schema{
 	AppID:      schemaAppID,
-	Migrations: []string{migration1 + migration1Indexes, migration2 + indexSQL(), migration3},
+	Migrations: []string{migration1 + migration1Indexes, migration2 + indexSQL(), migration3, reparseAll},
 }
+
+// reparseAll makes the next update parse every file again, as after a
+// change to what extraction stores for unchanged bytes (here: functions
+// named Scope.Name in every language, C++ headers parsed as C++): the
+// stored mtime and hash can then match no file. Append it again for the
+// next such change.
+const reparseAll = `UPDATE files SET mtime = 0, hash = x'';`
 
 // migration3 keeps counts an update reports: every update said how many
 // definitions the index holds by counting them, a scan of an index that was

@@ -100,6 +100,44 @@ func TestMigrateKeepsDefCount(t *testing.T) {
 	}
 }
 
+// TestUpgradeReparses: an index written by an older extraction is parsed
+// again on its next update, though no file changed.
+func TestUpgradeReparses(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	for _, name := range []string{"a.py", "b.py"} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte("x = 1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix, err := Open(ctx, root, stubParser{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Update(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := ix.Update(ctx); err != nil || st.Parsed != 0 {
+		t.Fatalf("a warm update parsed %d files (%v), want 0", st.Parsed, err)
+	}
+	if _, err := ix.DB().ExecContext(ctx, `PRAGMA user_version = 3`); err != nil {
+		t.Fatal(err)
+	}
+	ix.Close()
+	ix, err = Open(ctx, root, stubParser{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	st, err := ix.Update(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Parsed != 2 || st.Defs != 2 {
+		t.Errorf("the update after the upgrade parsed %d files with %d definitions, want 2 and 2", st.Parsed, st.Defs)
+	}
+}
+
 func TestRefsEncoding(t *testing.T) {
 	counts := map[int64]int{3: 1, 70000: 2, 1: 5, 200: 1}
 	var got [][2]int64

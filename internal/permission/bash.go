@@ -37,13 +37,24 @@ func (e *Engine) checkBash(src, mode string) Decision {
 		if t.dynamic || harmlessTargets[t.path] {
 			continue
 		}
-		abs := absPath(t.path, e.root, e.home)
+		abs := absPath(t.path, e.dir(), e.home)
 		if r, l, ok := e.find(Deny, pathRuleFor("Edit", abs)); ok {
 			return Decision{Behavior: Deny, Reason: fmt.Sprintf("writing %s is denied by %s", t.path, ruleReason(Deny, r, l))}
 		}
 	}
 	if mode == ModePlan {
-		return Decision{Behavior: Deny, Reason: "plan mode: commands do not run (switch mode to run them)"}
+		// As in Claude Code: read-only commands run, anything else waits
+		// for the plan's approval.
+		for _, t := range sc.writes {
+			if t.dynamic || !harmlessTargets[t.path] && !strings.HasPrefix(t.path, "/dev/fd/") {
+				return Decision{Behavior: Deny, Reason: fmt.Sprintf("plan mode: the command writes %s; only read-only commands run until the plan is approved", t.path)}
+			}
+		}
+		for _, c := range sc.commands {
+			if len(c.argv) > 0 && !readOnlyCommand(c) {
+				return Decision{Behavior: Deny, Reason: fmt.Sprintf("plan mode: `%s` is not a read-only command; only read-only commands (ls, cat, rg, git log, ...) run until the plan is approved (ExitPlanMode)", quoteArgv(c.argv))}
+			}
+		}
 	}
 
 	var asks []string
@@ -63,7 +74,7 @@ func (e *Engine) checkBash(src, mode string) Decision {
 		if a == "" {
 			continue
 		}
-		if name, ok := protectedPath(absPath(a, e.root, e.home), e.home); ok {
+		if name, ok := protectedPath(absPath(a, e.dir(), e.home), e.home); ok {
 			ask("the command names the protected path %s (%s)", a, name)
 			protected = true
 		}
@@ -123,6 +134,9 @@ func (e *Engine) commandDecision(c command, mode string) Decision {
 	}
 	if !c.exactOnly && c.known == len(c.argv) && inert[c.argv[0]] {
 		return Decision{Behavior: Allow, Reason: "inert builtin"}
+	}
+	if mode == ModePlan && readOnlyCommand(c) {
+		return Decision{Behavior: Allow, Reason: "plan mode: read-only command"}
 	}
 	if r, l, ok := e.find(Allow, func(r Rule) bool { return r.Tool == "Bash" && r.matchArgv(c.argv, c.known, c.exactOnly) }); ok {
 		return Decision{Behavior: Allow, Reason: ruleReason(Allow, r, l)}

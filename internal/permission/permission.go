@@ -43,6 +43,10 @@ const (
 	ModeBypass      = "bypassPermissions"
 )
 
+// ExitPlanMode is the tool that presents a plan for approval: it always
+// asks in plan mode.
+const ExitPlanMode = "ExitPlanMode"
+
 // Behaviors of a Decision.
 const (
 	Allow = "allow"
@@ -77,6 +81,12 @@ type Options struct {
 	// ReadOnlyTools are extra tool names with no side effects (allowed in
 	// every mode unless a rule says otherwise).
 	ReadOnlyTools []string
+	// Cwd is the directory relative paths in a call start from (Bash's
+	// working directory); nil means Root. Rules stay anchored at Root.
+	Cwd func() string
+	// AdditionalDirs widen the workspace (permissions.additionalDirectories):
+	// reads there are allowed and acceptEdits edits there as inside Root.
+	AdditionalDirs []string
 }
 
 // ErrUnknownMode is returned for a mode name that is not one of the four.
@@ -91,6 +101,8 @@ type layer struct {
 // Engine decides tool calls.
 type Engine struct {
 	root, home string
+	cwd        func() string
+	extra      []string // additional directories, absolute and clean
 	layers     []layer
 	readOnly   map[string]bool
 	notices    []string
@@ -100,12 +112,35 @@ type Engine struct {
 	mu     sync.Mutex
 	mode   string
 	grants []Rule // session grants, most recent last
+	turn   []Rule // a custom command's allowed-tools, for its turn only
+}
+
+// AllowForTurn allows what rules name until the returned function is
+// called (a custom command's allowed-tools, for the turn it runs). Deny and
+// ask rules still win, as they do over every allow rule.
+func (e *Engine) AllowForTurn(rules []string) (func(), error) {
+	var parsed []Rule
+	for _, raw := range rules {
+		r, err := ParseRule(raw, e.root, e.home)
+		if err != nil {
+			return nil, fmt.Errorf("allowed-tools: %w", err)
+		}
+		parsed = append(parsed, r)
+	}
+	e.mu.Lock()
+	e.turn = parsed
+	e.mu.Unlock()
+	return func() {
+		e.mu.Lock()
+		e.turn = nil
+		e.mu.Unlock()
+	}, nil
 }
 
 // New builds an Engine. A rule that does not parse is an error naming it and
 // its layer; an unknown mode is an error naming the valid ones.
 func New(opts Options) (*Engine, error) {
-	e := &Engine{root: filepath.Clean(opts.Root), home: opts.Home, readOnly: map[string]bool{"Skill": true, "TodoWrite": true}}
+	e := &Engine{root: filepath.Clean(opts.Root), home: opts.Home, cwd: opts.Cwd, readOnly: map[string]bool{"Skill": true, "TodoWrite": true}}
 	if opts.Root == "" {
 		e.root = ""
 	}
@@ -114,6 +149,9 @@ func New(opts Options) (*Engine, error) {
 	}
 	for _, t := range opts.ReadOnlyTools {
 		e.readOnly[t] = true
+	}
+	for _, d := range opts.AdditionalDirs {
+		e.extra = append(e.extra, realPath(absPath(d, e.root, e.home)))
 	}
 	type src struct {
 		name string
@@ -124,7 +162,7 @@ func New(opts Options) (*Engine, error) {
 	if opts.ProjectTrusted {
 		srcs = append(srcs, src{"project", opts.Project})
 	} else if len(opts.Project.Allow)+len(opts.Project.Ask)+len(opts.Project.Deny) > 0 || opts.Project.DefaultMode != "" {
-		e.notices = append(e.notices, "project permission settings (.grit/settings.json) ignored: the repository is not trusted (run `grit trust` to accept them)")
+		e.notices = append(e.notices, "project permission settings (.grit/ and .claude/ settings files) ignored: the repository is not trusted (run `grit trust` to accept them)")
 	}
 	mode := opts.Mode
 	for _, s := range srcs {
@@ -225,7 +263,7 @@ func (e *Engine) GrantSession(rule string) error {
 // GrantsFor returns the exact session-grant rules that would allow this call
 // as it stands: one Bash rule per command that is not yet allowed, or the
 // file path for an edit. The UI offers them as "allow for this session".
-func (e *Engine) GrantsFor(toolName string, input json.RawMessage) []string {
+func (e *Engine) GrantsFor(toolName string, input json.RawMessage, paths ...string) []string {
 	switch {
 	case toolName == "Bash":
 		var in struct {
@@ -258,18 +296,48 @@ func (e *Engine) GrantsFor(toolName string, input json.RawMessage) []string {
 		}
 		return out
 	case editTools[toolName]:
-		if p := inputPath(input); p != "" {
-			return []string{"Edit(//" + strings.TrimPrefix(absPath(p, e.root, e.home), "/") + ")"}
+		if len(paths) == 0 {
+			if p := inputPath(input); p != "" {
+				paths = []string{p}
+			}
 		}
+		var out []string
+		for _, p := range paths {
+			out = append(out, "Edit(//"+strings.TrimPrefix(absPath(p, e.dir(), e.home), "/")+")")
+		}
+		return out
 	}
 	return nil
 }
 
-// Check decides one tool call.
 // ProjectTrusted reports whether the repository's own rules count.
 func (e *Engine) ProjectTrusted() bool { return e.trusted }
 
+// Check decides one tool call, taking a file tool's path from its input.
 func (e *Engine) Check(ctx context.Context, toolName string, input json.RawMessage) Decision {
+	return e.CheckPaths(ctx, toolName, input, nil)
+}
+
+// CheckPaths decides one tool call. paths, when given, are the absolute
+// paths the call actually reads or writes (as the tool resolves them); a
+// file tool is then judged on every one of them, the strictest verdict
+// winning, and a path field of its input is not looked at.
+func (e *Engine) CheckPaths(ctx context.Context, toolName string, input json.RawMessage, paths []string) Decision {
+	if len(paths) > 0 && (editTools[toolName] || readTools[toolName]) {
+		var worst Decision
+		for i, p := range paths {
+			var d Decision
+			if editTools[toolName] {
+				d = e.checkEdit(toolName, p, e.Mode())
+			} else {
+				d = e.checkRead(toolName, p, e.Mode())
+			}
+			if i == 0 || severity[d.Behavior] > severity[worst.Behavior] {
+				worst = d
+			}
+		}
+		return worst
+	}
 	mode := e.Mode()
 	switch {
 	case toolName == "Bash":
@@ -288,6 +356,13 @@ func (e *Engine) Check(ctx context.Context, toolName string, input json.RawMessa
 		return e.checkEdit(toolName, p, mode)
 	case readTools[toolName]:
 		return e.checkRead(toolName, inputPath(input), mode)
+	case toolName == ExitPlanMode:
+		// Leaving plan mode is the user's decision, always: no rule and
+		// no mode allows it (outside plan mode the tool says so itself).
+		if mode == ModePlan {
+			return Decision{Behavior: Ask, Reason: "the plan needs your approval before any change is made"}
+		}
+		return Decision{Behavior: Allow, Reason: "not in plan mode"}
 	case toolName == "WebFetch":
 		var in struct {
 			URL string `json:"url"`
@@ -301,6 +376,33 @@ func (e *Engine) Check(ctx context.Context, toolName string, input json.RawMessa
 	}
 	return e.checkOther(toolName, mode, func(r Rule) bool { return r.Any })
 }
+
+// dir is where a call's relative paths start.
+func (e *Engine) dir() string {
+	if e.cwd != nil {
+		if d := e.cwd(); d != "" {
+			return d
+		}
+	}
+	return e.root
+}
+
+// inWorkspace reports whether the clean absolute path p is in the
+// workspace root or one of the additional directories.
+func (e *Engine) inWorkspace(p string) bool {
+	if inside(p, e.root) {
+		return true
+	}
+	for _, d := range e.extra {
+		if inside(p, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// severity orders behaviors from most to least permissive.
+var severity = map[string]int{Allow: 0, Ask: 1, Deny: 2}
 
 // inputPath finds the path field of a file tool's input.
 func inputPath(input json.RawMessage) string {
@@ -346,6 +448,11 @@ func (e *Engine) find(kind string, match func(Rule) bool) (Rule, string, bool) {
 				return r, "session", true
 			}
 		}
+		for _, r := range e.turn {
+			if match(r) {
+				return r, "command allowed-tools", true
+			}
+		}
 	}
 	return Rule{}, "", false
 }
@@ -367,7 +474,7 @@ func pathRuleFor(tool, p string) func(Rule) bool {
 }
 
 func (e *Engine) checkEdit(tool, p, mode string) Decision {
-	abs := absPath(p, e.root, e.home)
+	abs := absPath(p, e.dir(), e.home)
 	real := realPath(abs)
 	match := func(r Rule) bool { return pathRuleFor(tool, abs)(r) || pathRuleFor(tool, real)(r) }
 	if r, l, ok := e.find(Deny, match); ok {
@@ -387,7 +494,7 @@ func (e *Engine) checkEdit(tool, p, mode string) Decision {
 	if r, l, ok := e.find(Allow, match); ok {
 		return Decision{Behavior: Allow, Reason: ruleReason(Allow, r, l)}
 	}
-	in := inside(real, e.root) && inside(abs, e.root)
+	in := e.inWorkspace(real) && e.inWorkspace(abs)
 	switch mode {
 	case ModeBypass:
 		return Decision{Behavior: Allow, Reason: "bypassPermissions mode"}
@@ -403,7 +510,7 @@ func (e *Engine) checkEdit(tool, p, mode string) Decision {
 func (e *Engine) checkRead(tool, p, mode string) Decision {
 	abs := e.root
 	if p != "" {
-		abs = absPath(p, e.root, e.home)
+		abs = absPath(p, e.dir(), e.home)
 	}
 	real := realPath(abs)
 	match := func(r Rule) bool { return pathRuleFor(tool, abs)(r) || pathRuleFor(tool, real)(r) }
@@ -421,14 +528,14 @@ func (e *Engine) checkRead(tool, p, mode string) Decision {
 	if r, l, ok := e.find(Allow, match); ok {
 		return Decision{Behavior: Allow, Reason: ruleReason(Allow, r, l)}
 	}
-	if mode == ModeBypass || (inside(abs, e.root) && inside(real, e.root)) {
+	if mode == ModeBypass || (e.inWorkspace(abs) && e.inWorkspace(real)) {
 		return Decision{Behavior: Allow, Reason: "read-only tool"}
 	}
 	return Decision{Behavior: Ask, Reason: fmt.Sprintf("%s is outside the workspace", p)}
 }
 
 func (e *Engine) checkOther(tool, mode string, match func(Rule) bool) Decision {
-	m := func(r Rule) bool { return r.Tool == tool && match(r) }
+	m := func(r Rule) bool { return (r.Tool == tool || mcpServerRule(r.Tool, tool)) && match(r) }
 	if r, l, ok := e.find(Deny, m); ok {
 		return Decision{Behavior: Deny, Reason: "denied by " + ruleReason(Deny, r, l)}
 	}
@@ -448,4 +555,11 @@ func (e *Engine) checkOther(tool, mode string, match func(Rule) bool) Decision {
 		return Decision{Behavior: Allow, Reason: "bypassPermissions mode"}
 	}
 	return Decision{Behavior: Ask, Reason: fmt.Sprintf("%s asks in %s mode", tool, mode)}
+}
+
+// mcpServerRule reports whether a rule's tool name names the MCP server of
+// tool: "mcp__github" covers every mcp__github__<tool> (Claude Code's rule).
+func mcpServerRule(ruleTool, tool string) bool {
+	server, ok := strings.CutPrefix(ruleTool, "mcp__")
+	return ok && server != "" && !strings.Contains(server, "__") && strings.HasPrefix(tool, ruleTool+"__")
 }

@@ -525,3 +525,46 @@ func FuzzDecide(f *testing.F) {
 		}
 	})
 }
+
+// Plan mode runs read-only commands, as Claude Code does, and nothing else.
+func TestPlanModeBash(t *testing.T) {
+	e, err := New(Options{Mode: ModePlan, Root: t.TempDir(), Home: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		cmd  string
+		want string
+	}{
+		{"ls -la", Allow},
+		{"git log --oneline -5", Allow},
+		{"git -C sub status", Allow},
+		{"git branch -a", Allow},
+		{"rg -n foo src", Allow},
+		{"cat a.txt | wc -l", Allow},
+		{"find . -name '*.go'", Allow},
+		{"find . -name x -delete", Deny},
+		{"find . -exec rm {} \\;", Deny},
+		{"git branch newname", Deny},
+		{"git commit -m x", Deny},
+		{"sort -o out.txt in.txt", Deny},
+		{"ls > listing.txt", Deny},
+		{"touch x", Deny},
+		{"rm -rf build", Deny},
+		{"sh -c 'ls'", Allow}, // the analyzer sees the ls it runs
+		{"sh -c 'rm x'", Deny},
+		{"$CMD", Deny},
+	} {
+		if got := e.Check(context.Background(), "Bash", bashInput(tt.cmd)); got.Behavior != tt.want {
+			t.Errorf("plan mode Check(Bash %q) = %+v, want %s", tt.cmd, got, tt.want)
+		}
+	}
+	if got := e.Check(context.Background(), ExitPlanMode, json.RawMessage(`{"plan":"x"}`)); got.Behavior != Ask {
+		t.Errorf("ExitPlanMode in plan mode = %+v, want ask", got)
+	}
+}
+
+func bashInput(cmd string) json.RawMessage {
+	b, _ := json.Marshal(map[string]string{"command": cmd})
+	return b
+}

@@ -72,24 +72,32 @@ type trustEntry struct {
 	TrustedAt time.Time `json:"trusted_at"`
 }
 
-// trustPaths are the files, relative to the repository, whose content
-// decides trust: everything that configures or runs code.
-var trustPaths = []string{".grit/settings.json", ".grit/settings.local.json", ".mcp.json", ".grit/mcp.json"}
-
-// trustDirs are trees whose every file counts.
-var trustDirs = []string{".grit/hooks", ".grit/skills", ".grit/commands", ".grit/agents"}
+// What a repository brings, under one trust rule: Grit's and Claude Code's
+// settings, MCP servers, hooks, skills, commands and agents. Nothing of it
+// is honoured until the user trusts the repository as it is (the files'
+// content is hashed), by grit trust. The agent, grit fix and grit doctor
+// all decide through Trust.Check over these lists.
+var (
+	// TrustPaths are the files, relative to the repository, whose content
+	// decides trust: everything that configures or runs code.
+	TrustPaths = []string{".grit/settings.json", ".grit/settings.local.json", ".grit/mcp.json",
+		".claude/settings.json", ".claude/settings.local.json", ".mcp.json"}
+	// TrustDirs are trees whose every file counts.
+	TrustDirs = []string{".grit/hooks", ".grit/skills", ".grit/commands", ".grit/agents",
+		".claude/hooks", ".claude/skills", ".claude/commands", ".claude/agents"}
+)
 
 // ProjectFingerprint hashes the repository's trust-relevant files: paths,
 // executable bits, symlink targets and contents. It returns "" and no files
 // when there are none.
 func ProjectFingerprint(root string) (string, []string, error) {
 	var files []string
-	for _, p := range trustPaths {
+	for _, p := range TrustPaths {
 		if _, err := os.Lstat(filepath.Join(root, p)); err == nil {
 			files = append(files, p)
 		}
 	}
-	for _, d := range trustDirs {
+	for _, d := range TrustDirs {
 		err := filepath.WalkDir(filepath.Join(root, d), func(p string, e fs.DirEntry, err error) error {
 			if err != nil {
 				if errors.Is(err, fs.ErrNotExist) {

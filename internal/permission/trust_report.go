@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // TrustReport is what `grit trust` shows: the repository, its state before
@@ -110,16 +111,17 @@ func CheckTrustAt(root, trustPath string) (TrustStatus, error) {
 	return status, nil
 }
 
-// WorkspaceRoot is root made absolute ("" is the current directory) and
-// checked to be a directory: trust is keyed by this path, so every face
-// resolves a workspace with it.
+// WorkspaceRoot is the workspace of a session (trust is keyed by the same
+// path, so every face resolves a workspace with it): root made absolute
+// when given, else the git top level of the current directory (as Claude
+// Code takes the project), else the current directory.
 func WorkspaceRoot(root string) (string, error) {
 	if root == "" {
 		wd, err := os.Getwd()
 		if err != nil {
 			return "", err
 		}
-		root = wd
+		root = gitTop(wd)
 	}
 	abs, err := filepath.Abs(root)
 	if err != nil {
@@ -133,4 +135,35 @@ func WorkspaceRoot(root string) (string, error) {
 		return "", fmt.Errorf("workspace %s is not a directory", abs)
 	}
 	return abs, nil
+}
+
+// gitTop is the top level of the git work tree holding dir (the nearest
+// directory with a .git entry, a directory or a worktree's file), or dir.
+func gitTop(dir string) string {
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
+	}
+}
+
+// LaunchDir is the current directory when it lies in the workspace root
+// (symlinks resolved), else root: where relative paths and Bash start.
+func LaunchDir(root string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return root
+	}
+	if real, err := filepath.EvalSymlinks(wd); err == nil {
+		wd = real
+	}
+	if rel, err := filepath.Rel(root, wd); err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return root
+	}
+	return wd
 }

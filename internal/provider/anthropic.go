@@ -45,6 +45,9 @@ func newAnthropic(model string, opts Options) *anthropicProvider {
 
 func (p *anthropicProvider) Name() string { return "anthropic:" + p.model }
 
+// AcceptsImages: every Claude model since Claude 3 takes images.
+func (p *anthropicProvider) AcceptsImages() bool { return true }
+
 // Ping lists the models (GET /v1/models): it checks the key and the
 // endpoint without spending a token.
 func (p *anthropicProvider) Ping(ctx context.Context) error {
@@ -67,8 +70,9 @@ func (p *anthropicProvider) Send(ctx context.Context, req *Request, onEvent func
 	})
 }
 
-// params translates the neutral request. With CacheSystem the last tool and
-// the system prompt carry cache_control, so tools+system form a cached prefix.
+// params translates the neutral request. With CacheSystem the last tool,
+// the system prompt and the latest messages carry cache_control, so the
+// tools, the system prompt and the conversation so far form a cached prefix.
 func (p *anthropicProvider) params(req *Request) (anthropic.MessageNewParams, error) {
 	model := req.Model
 	if model == "" {
@@ -125,8 +129,10 @@ func (p *anthropicProvider) params(req *Request) (anthropic.MessageNewParams, er
 					tr.IsError = anthropic.Bool(true)
 				}
 				blocks = append(blocks, anthropic.ContentBlockParamUnion{OfToolResult: &tr})
+			case BlockImage:
+				blocks = append(blocks, anthropic.NewImageBlockBase64(b.MediaType, b.Data))
 			default:
-				return params, fmt.Errorf("anthropic: unknown block type %q (expected: text, tool_use, tool_result)", b.Type)
+				return params, fmt.Errorf("anthropic: unknown block type %q (expected: text, tool_use, tool_result, image)", b.Type)
 			}
 		}
 		if len(blocks) == 0 {
@@ -138,8 +144,24 @@ func (p *anthropicProvider) params(req *Request) (anthropic.MessageNewParams, er
 		}
 		params.Messages = append(params.Messages, anthropic.MessageParam{Role: role, Content: blocks})
 	}
+	if req.CacheSystem {
+		// As Claude Code does: the last block of each of the latest
+		// messages is a breakpoint, so the next call (the same prefix plus
+		// a reply and its results) reads the conversation from the cache.
+		// With the tools' and the system's, that is the API's limit of four.
+		for i := max(len(params.Messages)-cachedTurns, 0); i < len(params.Messages); i++ {
+			c := params.Messages[i].Content
+			if cc := c[len(c)-1].GetCacheControl(); cc != nil {
+				*cc = anthropic.NewCacheControlEphemeralParam()
+			}
+		}
+	}
 	return params, nil
 }
+
+// cachedTurns is how many of the latest messages carry a cache breakpoint
+// (Claude Code marks the last two).
+const cachedTurns = 2
 
 // anthropicSchema splits a JSON schema into the SDK's input schema.
 func anthropicSchema(raw json.RawMessage) (anthropic.ToolInputSchemaParam, error) {

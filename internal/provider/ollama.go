@@ -56,6 +56,21 @@ func ollamaHost(h string) string {
 
 func (p *ollamaProvider) Name() string { return "ollama:" + p.model }
 
+// ollamaVisionModels are name fragments of Ollama's vision models (the
+// library's families that take images).
+var ollamaVisionModels = []string{"llava", "vision", "bakllava", "moondream", "minicpm-v", "gemma3", "qwen2.5vl", "qwen2.5-vl", "qwen3-vl", "mistral-small3", "granite3.2-vision", "llama4"}
+
+// AcceptsImages reports whether the model's name is one of a vision family.
+func (p *ollamaProvider) AcceptsImages() bool {
+	m := strings.ToLower(p.model)
+	for _, v := range ollamaVisionModels {
+		if strings.Contains(m, v) {
+			return true
+		}
+	}
+	return false
+}
+
 // NumCtx returns the num_ctx this instance sends, deciding it first if
 // needed; 0 means Ollama's default (the model reported no context length).
 func (p *ollamaProvider) NumCtx(ctx context.Context) (int, error) {
@@ -130,6 +145,7 @@ type (
 		ToolCalls  []ollamaToolCall `json:"tool_calls,omitempty"`
 		ToolName   string           `json:"tool_name,omitempty"`
 		ToolCallID string           `json:"tool_call_id,omitempty"`
+		Images     []string         `json:"images,omitempty"` // base64
 	}
 	ollamaToolCall struct {
 		ID       string `json:"id,omitempty"`
@@ -207,7 +223,7 @@ func (p *ollamaProvider) body(req *Request, numCtx int) ([]byte, error) {
 		for _, b := range m.Content {
 			switch b.Type {
 			case BlockText:
-				text.WriteString(b.Text)
+				appendText(&text, b.Text)
 			case BlockToolUse:
 				names[b.ID] = b.Name
 				var tc ollamaToolCall
@@ -221,12 +237,14 @@ func (p *ollamaProvider) body(req *Request, numCtx int) ([]byte, error) {
 					content = "Error: " + content
 				}
 				cr.Messages = append(cr.Messages, ollamaMessage{Role: "tool", Content: content, ToolName: names[b.ToolUseID], ToolCallID: b.ToolUseID})
+			case BlockImage:
+				msg.Images = append(msg.Images, b.Data)
 			default:
-				return nil, fmt.Errorf("ollama: unknown block type %q (expected: text, tool_use, tool_result)", b.Type)
+				return nil, fmt.Errorf("ollama: unknown block type %q (expected: text, tool_use, tool_result, image)", b.Type)
 			}
 		}
 		msg.Content = text.String()
-		if msg.Content != "" || len(msg.ToolCalls) > 0 {
+		if msg.Content != "" || len(msg.ToolCalls) > 0 || len(msg.Images) > 0 {
 			cr.Messages = append(cr.Messages, msg)
 		}
 	}

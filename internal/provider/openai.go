@@ -50,6 +50,21 @@ func newOpenAI(model string, opts Options) *openaiProvider {
 
 func (p *openaiProvider) Name() string { return "openai:" + p.model }
 
+// visionModels are OpenAI model name prefixes that take images.
+var visionModels = []string{"gpt-4o", "gpt-4.1", "gpt-4-turbo", "gpt-5", "o1", "o3", "o4"}
+
+// AcceptsImages reports whether the model is one of OpenAI's vision models.
+// An OpenAI-compatible server with another model says so with
+// providers.openai.vision in settings (not yet); it is taken as text-only.
+func (p *openaiProvider) AcceptsImages() bool {
+	for _, v := range visionModels {
+		if strings.HasPrefix(p.model, v) {
+			return true
+		}
+	}
+	return false
+}
+
 // official reports whether the endpoint is OpenAI's own, which wants
 // max_completion_tokens; compatible servers know max_tokens.
 func (p *openaiProvider) official() bool {
@@ -121,11 +136,12 @@ func (p *openaiProvider) params(req *Request) (openai.ChatCompletionNewParams, e
 	}
 	for _, m := range req.Messages {
 		var text strings.Builder
+		var images []openai.ChatCompletionContentPartUnionParam
 		var calls []openai.ChatCompletionMessageToolCallUnionParam
 		for _, b := range m.Content {
 			switch b.Type {
 			case BlockText:
-				text.WriteString(b.Text)
+				appendText(&text, b.Text)
 			case BlockToolUse:
 				calls = append(calls, openai.ChatCompletionMessageToolCallUnionParam{
 					OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
@@ -142,8 +158,11 @@ func (p *openaiProvider) params(req *Request) (openai.ChatCompletionNewParams, e
 					content = "Error: " + content
 				}
 				params.Messages = append(params.Messages, openai.ToolMessage(content, b.ToolUseID))
+			case BlockImage:
+				// Tool messages take text only: images go in a user message after them.
+				images = append(images, openai.ImageContentPart(openai.ChatCompletionContentPartImageImageURLParam{URL: "data:" + b.MediaType + ";base64," + b.Data}))
 			default:
-				return params, fmt.Errorf("openai: unknown block type %q (expected: text, tool_use, tool_result)", b.Type)
+				return params, fmt.Errorf("openai: unknown block type %q (expected: text, tool_use, tool_result, image)", b.Type)
 			}
 		}
 		if m.Role == RoleAssistant {
@@ -155,6 +174,12 @@ func (p *openaiProvider) params(req *Request) (openai.ChatCompletionNewParams, e
 				am.Content.OfString = openai.String(text.String())
 			}
 			params.Messages = append(params.Messages, openai.ChatCompletionMessageParamUnion{OfAssistant: am})
+		} else if len(images) > 0 {
+			parts := images
+			if text.Len() > 0 {
+				parts = append([]openai.ChatCompletionContentPartUnionParam{openai.TextContentPart(text.String())}, images...)
+			}
+			params.Messages = append(params.Messages, openai.UserMessage(parts))
 		} else if text.Len() > 0 {
 			params.Messages = append(params.Messages, openai.UserMessage(text.String()))
 		}

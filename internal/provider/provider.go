@@ -9,6 +9,7 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"strings"
 )
 
 // Role of a message.
@@ -24,6 +25,9 @@ const (
 	BlockText       = "text"
 	BlockToolUse    = "tool_use"
 	BlockToolResult = "tool_result"
+	// BlockImage is an image in a user message (a Read of an image file, a
+	// pasted image path): MediaType and base64 Data.
+	BlockImage = "image"
 )
 
 // Block is one content block, shaped like the Anthropic Messages API's.
@@ -39,6 +43,20 @@ type Block struct {
 	ToolUseID string `json:"tool_use_id,omitempty"`
 	Content   string `json:"content,omitempty"`
 	IsError   bool   `json:"is_error,omitempty"`
+	// image
+	MediaType string `json:"media_type,omitempty"` // image/png, image/jpeg, image/gif, image/webp
+	Data      string `json:"data,omitempty"`       // base64
+}
+
+// Vision is implemented by providers that can say whether their model
+// accepts images.
+type Vision interface{ AcceptsImages() bool }
+
+// AcceptsImages reports whether p's model takes image blocks; a provider
+// that does not say is taken as text-only.
+func AcceptsImages(p Provider) bool {
+	v, ok := p.(Vision)
+	return ok && v.AcceptsImages()
 }
 
 // Message is one turn of the conversation.
@@ -74,8 +92,9 @@ type Request struct {
 	MaxTokens int        `json:"max_tokens,omitempty"`
 	// Temperature is nil for the provider's default.
 	Temperature *float64 `json:"temperature,omitempty"`
-	// CacheSystem asks providers that support it to mark the stable prefix
-	// (tools, system) cacheable.
+	// CacheSystem asks providers that support it to mark the prefix
+	// cacheable where Claude Code does: the tools, the system prompt and
+	// the latest messages.
 	CacheSystem bool `json:"cache_system,omitempty"`
 }
 
@@ -139,4 +158,20 @@ type Provider interface {
 // conversation.
 func (r *Response) Message() Message {
 	return Message{Role: RoleAssistant, Content: r.Content}
+}
+
+// TextSeparator joins the text blocks of one message for wire formats whose
+// content is a single string (OpenAI, Ollama): a hook's context and the
+// prompt, say, must not run into each other ("Branch is main.fix the bug").
+const TextSeparator = "\n\n"
+
+// appendText adds one text block to a message's single-string content.
+func appendText(b *strings.Builder, text string) {
+	if text == "" {
+		return
+	}
+	if b.Len() > 0 {
+		b.WriteString(TextSeparator)
+	}
+	b.WriteString(text)
 }

@@ -24,8 +24,9 @@ import (
 // Scripted records every Request it receives (see Requests). It is safe for
 // concurrent use.
 type Scripted struct {
-	path  string
-	turns []ScriptedTurn
+	path   string
+	turns  []ScriptedTurn
+	vision bool
 
 	mu       sync.Mutex
 	next     int       // index of the next turn to play
@@ -44,7 +45,12 @@ type ScriptedTurn struct {
 
 type scriptFile struct {
 	Turns []ScriptedTurn `json:"turns"`
+	// Vision makes the scripted model one that accepts images.
+	Vision bool `json:"vision,omitempty"`
 }
+
+// AcceptsImages is the script's "vision" field.
+func (s *Scripted) AcceptsImages() bool { return s.vision }
 
 // NewScripted loads a script file; see Scripted for its format.
 func NewScripted(path string) (Provider, error) {
@@ -81,7 +87,7 @@ func ParseScripted(name string, data []byte) (*Scripted, error) {
 			}
 		}
 	}
-	return &Scripted{path: name, turns: f.Turns}, nil
+	return &Scripted{path: name, turns: f.Turns, vision: f.Vision}, nil
 }
 
 // Name is "scripted:PATH".

@@ -200,8 +200,12 @@ func runArgv(ctx context.Context, argv []string, env []string, s Spec, dir strin
 	pgid := cmd.Process.Pid
 	out := NewCapBuffer(max)
 	drained := make(chan struct{})
+	var sink io.Writer = out
+	if s.Stream != nil {
+		sink = io.MultiWriter(out, s.Stream)
+	}
 	go func() {
-		io.Copy(out, pr)
+		io.Copy(sink, pr)
 		close(drained)
 	}()
 	waited := make(chan error, 1)

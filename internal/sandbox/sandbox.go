@@ -26,6 +26,9 @@ type Spec struct {
 	Timeout   time.Duration // 0 means 2 minutes
 	MaxOutput int           // bytes of combined output kept (head and tail); 0 means 30000
 	Stdin     io.Reader     // nil: empty
+	// Stream, when set, also receives the combined output as it is
+	// produced, uncapped (Bash's background shells read it while running).
+	Stream io.Writer
 }
 
 // Result of a finished command.

@@ -14,8 +14,10 @@ func ConfigFor(root string, s config.Settings) Config {
 	if s.Sandbox.Enabled != nil && !*s.Sandbox.Enabled {
 		backend = BackendNone
 	}
+	// permissions.additionalDirectories widen the workspace for Bash too.
+	writable := append(append([]string(nil), s.Sandbox.WritablePaths...), s.Permissions.AdditionalDirectories...)
 	return Config{Workspace: root, Backend: backend, Network: s.Sandbox.Network,
-		WritablePaths: s.Sandbox.WritablePaths, EnvPassthrough: s.Sandbox.EnvPassthrough}
+		WritablePaths: writable, EnvPassthrough: s.Sandbox.EnvPassthrough}
 }
 
 // NewFor builds the Runner for Bash and for harness-run checks

@@ -5,7 +5,7 @@
 //
 // Run is the entry point: it prepares (or reuses) a Corpus for the index —
 // BM25 models, names, the file graph, git recency — and ranks. Each signal is
-// normalised to 0–1 and weighted by a named constant (rank.go); Hit.Signals
+// normalised to 0–1 and weighted by a named constant (weights.go); Hit.Signals
 // holds every contribution and Explain says them in words. The same index
 // and query give the same ranking: every sort breaks ties on path and byte
 // offset. Prepared corpora are cached per repository root in the process

@@ -8,19 +8,6 @@ import (
 	"github.com/grit-dev/grit/internal/index"
 )
 
-// OperationShare is what a special method gets, times its file's standing
-// (the file signal's 0–1), when the task performs the operation it
-// implements: `str(e)` runs __str__, `a == b` runs __eq__, instantiating a
-// class runs __init__ and __new__. The best files' implementation of that
-// operation is where such a bug is usually fixed.
-const OperationShare = 0.5
-
-// DispatchFileShare is what a dispatch method for a class the task names
-// (`_print_Sum` for Sum, see DispatchShare) gets, times its file's
-// standing, added to its symbol signal: among a printer's hundred
-// `_print_*` methods, the one for the named class is the one to read.
-const DispatchFileShare = 0.5
-
 // operationRE finds operations written in a task that Python dispatches to
 // special methods: builtin calls, (in)equality, and instantiation in prose.
 var operationRE = lazyRegexp(`\b(str|repr|hash|len|bool|abs|iter|int|float|format)\s*\(|(==|!=)|(?i:\b(instantiat\w*|constructors?|initiali[sz]\w*)\b)`)

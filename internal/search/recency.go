@@ -8,9 +8,6 @@ import (
 	"strings"
 )
 
-// RecentCommits is how many commits the recency signal looks back.
-const RecentCommits = 10
-
 // RecentFiles returns, for each file touched in the last RecentCommits
 // commits of the repository at root, a score in (0, 1]: 1 for the newest
 // commit, falling linearly to 1/RecentCommits for the oldest. Paths are

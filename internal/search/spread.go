@@ -93,9 +93,6 @@ func (c *Corpus) scoreSpread(cands, fileC []candidate) {
 	}
 }
 
-// fileSpreadEdges is how many of a seed file's heaviest edges spread.
-const fileSpreadEdges = 10
-
 func isSeed(seeds []int, i int) bool {
 	for _, s := range seeds {
 		if s == i {

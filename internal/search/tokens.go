@@ -173,24 +173,6 @@ type Ident struct {
 	Weight float64 `json:"weight"` // 1 named in prose as code or in an error message; SnippetWeight in example code; ProseWeight in plain prose
 }
 
-// Context weights of identifiers. A name the reporter writes as code in
-// prose (`Session.resolve_redirects`, `latex()`) or that an error message
-// quotes points at the code to change. A name that only appears in example
-// code is mostly the public API the example calls (Symbol, mkdir, print):
-// good lexical evidence, weak evidence of the location, and it never gets the
-// definition boost. A plain prose word may be a name ("simplify fails"), but
-// prose is noisy.
-const (
-	ProseWeight   = 0.35
-	SnippetWeight = 0.6
-)
-
-// CommonNameDiscount scales the symbol weight of names that look like the
-// language's builtins or its standard library's everyday calls (len, print,
-// mkdir, join): a repository that happens to define one is rarely what an
-// issue calling it is about.
-const CommonNameDiscount = 0.3
-
 // commonNames are Python builtins and the standard library calls that
 // reproduction snippets use all the time.
 var commonNames = func() map[string]bool {

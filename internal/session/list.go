@@ -82,7 +82,7 @@ func summarize(tr *Transcript) Info {
 			info.ForkedFrom = r.ForkedFrom
 		case TypeMessage:
 			info.Messages++
-			if IsPrompt(*r.Message) {
+			if !r.Meta && IsPrompt(*r.Message) {
 				info.Turns++
 				if info.FirstPrompt == "" {
 					info.FirstPrompt = preview(r.Message.Text())

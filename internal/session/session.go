@@ -69,6 +69,9 @@ type Record struct {
 	// Interrupted marks a partial assistant reply cut by Ctrl-C, or tool
 	// results of calls that were not run to completion.
 	Interrupted bool `json:"interrupted,omitempty"`
+	// Meta marks a user-role message the harness wrote (a continue nudge,
+	// Stop hook feedback, a goal follow-up), not a prompt of the user's.
+	Meta bool `json:"meta,omitempty"`
 
 	// usage
 	Usage *provider.Usage `json:"usage,omitempty"`
@@ -346,6 +349,12 @@ func (s *Session) Append(rec Record) error {
 // AppendMessage records one message.
 func (s *Session) AppendMessage(m provider.Message, interrupted bool) error {
 	return s.Append(Record{Type: TypeMessage, Message: &m, Interrupted: interrupted})
+}
+
+// AppendMeta records a message the harness wrote in the user's role (see
+// Record.Meta); listings do not count it as a prompt.
+func (s *Session) AppendMeta(m provider.Message) error {
+	return s.Append(Record{Type: TypeMessage, Message: &m, Meta: true})
 }
 
 // AppendStep records one pipeline step with its data.

@@ -37,6 +37,8 @@ type bashInput struct {
 	Command     string `json:"command" jsonschema:"The command"`
 	Timeout     int    `json:"timeout,omitempty" jsonschema:"Milliseconds (default 120000)"`
 	Description string `json:"description,omitempty" jsonschema:"What it does, in 5-10 words"`
+	// RunInBackground starts the command as a background shell (BashOutput reads it).
+	RunInBackground bool `json:"run_in_background,omitempty" jsonschema:"Run in the background; read it with BashOutput"`
 }
 
 func (Bash) Name() string        { return "Bash" }
@@ -76,12 +78,19 @@ func (Bash) run(ctx context.Context, env *Env, input json.RawMessage) (Result, e
 		env.SetCwd("")
 		notes = append(notes, "The working directory no longer existed; reset to "+cwd+".")
 	}
+	if in.RunInBackground {
+		id, err := env.Shells().Start(env.Runner, in.Command, in.Command, cwd)
+		if err != nil {
+			return Result{}, fmt.Errorf("bash: %w", err)
+		}
+		return Result{Content: fmt.Sprintf("Command running in background with ID: %s. Read its output with BashOutput (bash_id %q); stop it with KillShell.", id, id)}, nil
+	}
 	var rnd [12]byte
 	rand.Read(rnd[:])
 	marker := "__grit_cwd_" + hex.EncodeToString(rnd[:]) + "__"
 	script := fmt.Sprintf("trap 'printf \"\\n%s%%s\\n\" \"$(pwd -P)\"' EXIT\n%s", marker, in.Command)
 
-	res, err := env.Runner.Run(ctx, sandbox.Spec{Script: script, Dir: cwd, Timeout: timeout, MaxOutput: bashMaxOutput})
+	res, err := env.Runner.Run(ctx, sandbox.Spec{Script: script, Dir: cwd, Timeout: timeout, MaxOutput: bashMaxOutput, Env: env.Vars})
 	if err != nil {
 		return Result{}, fmt.Errorf("bash: %w", err)
 	}

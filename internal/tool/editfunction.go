@@ -35,6 +35,32 @@ func (EditFunction) Schema() json.RawMessage {
 	return rawSchema[editFunctionInput](nil)
 }
 
+// Targets is the file of the definition the call names, found in the
+// index the same way Run finds it: a file_path in the input, if any, is
+// not what gets written and is ignored.
+func (EditFunction) Targets(ctx context.Context, env *Env, input json.RawMessage) ([]string, error) {
+	var in editFunctionInput
+	if err := decode("EditFunction", input, &in); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(in.Name) == "" || env.Index == nil {
+		return nil, nil // Run says what is missing
+	}
+	ix, err := env.Index(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("edit function: open index: %w", err)
+	}
+	d, err := lookupOne(ctx, ix, in.Name)
+	if err != nil {
+		return nil, err
+	}
+	rel, err := env.resolve(d.Path)
+	if err != nil {
+		return nil, err
+	}
+	return []string{env.Abs(rel)}, nil
+}
+
 func (t EditFunction) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {
 	return finish(t.run(ctx, env, input))
 }

@@ -23,11 +23,31 @@ type Env struct {
 	// Index opens the repository index, brought up to date (Locate, EditFunction).
 	// Nil when the session has no index.
 	Index func(ctx context.Context) (*index.Index, error)
+	// Vars are the settings' "env" ("KEY=value"), set for every Bash command.
+	Vars []string
 
-	mu    sync.Mutex
-	real  string               // Root with symlinks resolved, set on first use
-	cwd   string               // Bash's working directory; persists between calls
-	reads map[string]FileState // relative path → state when the model last read it
+	mu     sync.Mutex
+	real   string               // Root with symlinks resolved, set on first use
+	cwd    string               // Bash's working directory; persists between calls
+	base   string               // relative paths start here (slash-separated, relative to the root; "" the root)
+	reads  map[string]FileState // relative path → state when the model last read it
+	shells *Shells              // background shells, made on first use
+	todos  []Todo               // the TodoWrite list
+}
+
+// Shells are the session's background shells.
+func (e *Env) Shells() *Shells {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.shells == nil {
+		e.shells = &Shells{}
+	}
+	return e.shells
+}
+
+// Close ends what the session started: background shells are killed.
+func (e *Env) Close() {
+	e.Shells().CloseAll()
 }
 
 // FileState is what the harness saw of a file when the model read it.
@@ -127,7 +147,10 @@ func (e *Env) lexical(p string) (string, error) {
 		}
 		return "", fmt.Errorf("%s is not under the workspace %s: %w", p, e.Root, ErrOutsideWorkspace)
 	}
-	rel := path.Clean(filepath.ToSlash(p))
+	e.mu.Lock()
+	base := e.base
+	e.mu.Unlock()
+	rel := path.Clean(path.Join(base, filepath.ToSlash(p)))
 	if rel == ".." || strings.HasPrefix(rel, "../") {
 		return "", fmt.Errorf("%s leads out of the workspace: %w", p, ErrOutsideWorkspace)
 	}
@@ -194,6 +217,22 @@ func (e *Env) Forget(rel string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	delete(e.reads, rel)
+}
+
+// SetBase makes relative paths start at dir (absolute, in the workspace):
+// where grit was started, as in Claude Code.
+func (e *Env) SetBase(dir string) error {
+	rel, err := filepath.Rel(e.realRoot(), dir)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return fmt.Errorf("working directory %s is not in the workspace %s", dir, e.Root)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.base = filepath.ToSlash(rel)
+	if e.base == "." {
+		e.base = ""
+	}
+	return nil
 }
 
 // Cwd is Bash's working directory (absolute); the root until a command changes it.

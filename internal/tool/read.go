@@ -80,6 +80,9 @@ func (Read) run(ctx context.Context, env *Env, input json.RawMessage) (Result, e
 		return Result{}, err
 	}
 	defer f.Close()
+	if ImageType(rel) != "" {
+		return readImage(f, rel)
+	}
 	if fi.Size() > readMaxFile {
 		return Result{}, fixf(nil, "%s is too large to read (%d bytes). Use Grep, or Bash with head or sed.", rel, fi.Size())
 	}

@@ -32,6 +32,7 @@ type Registry struct {
 	order    []string
 	tools    map[string]Tool
 	deferred map[string]bool // name → still deferred (not loaded)
+	loaded   []string        // deferred tools loaded since, in load order
 }
 
 // NewRegistry returns a registry of tools. A later tool with the name of an
@@ -80,16 +81,21 @@ func (r *Registry) Names() []string {
 	return append([]string(nil), r.order...)
 }
 
-// Specs returns the Specs to send to the model: every tool that is not
-// deferred (or has been loaded), in registration order.
+// Specs returns the Specs to send to the model: every tool that was never
+// deferred, in registration order, then the deferred tools loaded since, in
+// the order they were loaded. Loading a tool appends it, so the tools sent
+// before keep their place and a provider's cached prefix stays valid.
 func (r *Registry) Specs() []Spec {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	out := make([]Spec, 0, len(r.order))
 	for _, n := range r.order {
-		if !r.deferred[n] {
+		if _, wasDeferred := r.deferred[n]; !wasDeferred {
 			out = append(out, SpecOf(r.tools[n]))
 		}
+	}
+	for _, n := range r.loaded {
+		out = append(out, SpecOf(r.tools[n]))
 	}
 	return out
 }
@@ -103,6 +109,12 @@ func (r *Registry) SetDeferred(name string) error {
 		return fmt.Errorf("defer tool %q: %w", name, r.unknown(name))
 	}
 	r.deferred[name] = true
+	for i, n := range r.loaded {
+		if n == name {
+			r.loaded = append(r.loaded[:i:i], r.loaded[i+1:]...)
+			break
+		}
+	}
 	return nil
 }
 
@@ -138,7 +150,10 @@ func (r *Registry) Load(name string) error {
 	if _, ok := r.tools[name]; !ok {
 		return fmt.Errorf("load tool %q: %w", name, r.unknown(name))
 	}
-	r.deferred[name] = false
+	if r.deferred[name] {
+		r.deferred[name] = false
+		r.loaded = append(r.loaded, name)
+	}
 	return nil
 }
 
@@ -146,13 +161,16 @@ func (r *Registry) unknown(name string) error {
 	return fmt.Errorf("no such tool (expected one of: %s)", strings.Join(r.order, ", "))
 }
 
-// Default returns the core tools for env: Bash, Read, Edit, Write, Grep,
-// Glob, and, when env has an index, Locate and EditFunction.
+// Default returns the tools for env: Bash, Read, Edit, Write, Grep, Glob,
+// and, when env has an index, Locate and EditFunction; then TodoWrite,
+// BashOutput, KillShell and WebFetch (without a summarizer: the agent's
+// replaces it).
 func Default(env *Env) *Registry {
 	tools := []Tool{Bash{}, Read{}, Edit{}, Write{}, Grep{}, Glob{}}
 	if env != nil && env.Index != nil {
 		tools = append(tools, Locate{}, EditFunction{})
 	}
+	tools = append(tools, TodoWrite{}, BashOutput{}, KillShell{}, WebFetch{})
 	return NewRegistry(tools...)
 }
 

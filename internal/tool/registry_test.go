@@ -65,7 +65,7 @@ func TestSpecsTokenBudget(t *testing.T) {
 
 func TestSchemas(t *testing.T) {
 	want := map[string][]string{
-		"Bash":         {"command", "timeout", "description"},
+		"Bash":         {"command", "timeout", "description", "run_in_background"},
 		"Read":         {"file_path", "offset", "limit"},
 		"Edit":         {"file_path", "old_string", "new_string", "replace_all"},
 		"Write":        {"file_path", "content"},
@@ -73,9 +73,13 @@ func TestSchemas(t *testing.T) {
 		"Glob":         {"pattern", "path"},
 		"Locate":       {"task", "traceback", "k"},
 		"EditFunction": {"name", "new_source"},
+		"TodoWrite":    {"todos"},
+		"BashOutput":   {"bash_id", "filter"},
+		"KillShell":    {"shell_id"},
+		"WebFetch":     {"url", "prompt"},
 	}
 	reg := Default(fullEnv())
-	if got := strings.Join(reg.Names(), " "); got != "Bash Read Edit Write Grep Glob Locate EditFunction" {
+	if got := strings.Join(reg.Names(), " "); got != "Bash Read Edit Write Grep Glob Locate EditFunction TodoWrite BashOutput KillShell WebFetch" {
 		t.Errorf("Default names = %s", got)
 	}
 	for _, tl := range reg.All() {
@@ -107,8 +111,8 @@ func TestSchemas(t *testing.T) {
 			t.Errorf("KindOf(%s) = %v, want %v", name, KindOf(tl), k)
 		}
 	}
-	if n := len(Default(&Env{}).Specs()); n != 6 {
-		t.Errorf("Default without an index has %d tools, want 6 (no Locate, EditFunction)", n)
+	if n := len(Default(&Env{}).Specs()); n != 10 {
+		t.Errorf("Default without an index has %d tools, want 10 (no Locate, EditFunction)", n)
 	}
 }
 
@@ -154,7 +158,9 @@ func TestRegistryDeferred(t *testing.T) {
 	if err := r.Load("Grep"); err != nil {
 		t.Fatal(err)
 	}
-	if got := names(); got != "Read Grep Glob" || !r.Loaded("Grep") || len(r.Deferred()) != 0 {
+	// A loaded tool goes last: the tools sent before keep their places (a
+	// provider's cached prefix stays valid).
+	if got := names(); got != "Read Glob Grep" || !r.Loaded("Grep") || len(r.Deferred()) != 0 {
 		t.Errorf("after Load: Specs %s, Deferred %v", got, r.Deferred())
 	}
 	if err := r.Load("Nope"); err == nil {
@@ -169,7 +175,7 @@ func TestRegistryDeferred(t *testing.T) {
 func TestInvalidInput(t *testing.T) {
 	env, _ := testEnv(t, nil)
 	for _, tl := range Default(fullEnv()).All() {
-		res, err := tl.Run(t.Context(), env, json.RawMessage(`{"file_path": 3, "command": [], "pattern": {}, "task": 1, "name": 2}`))
+		res, err := tl.Run(t.Context(), env, json.RawMessage(`{"file_path": 3, "command": [], "pattern": {}, "task": 1, "name": 2, "todos": 1, "bash_id": 1, "shell_id": 1, "url": 1}`))
 		if err != nil || !res.IsError || !strings.Contains(res.Content, "invalid input") {
 			t.Errorf("%s(bad input) = %+v, %v; want an invalid-input result", tl.Name(), res, err)
 		}

@@ -50,6 +50,8 @@ type Result struct {
 	IsError bool   `json:"is_error,omitempty"`
 	// Changed lists workspace files (relative paths) the call wrote.
 	Changed []string `json:"changed,omitempty"`
+	// Images go to the model after the call's text, when it accepts images.
+	Images []Image `json:"-"`
 }
 
 // Errorf is a Result the model can act on.

@@ -28,6 +28,10 @@ type askMsg struct {
 	reply   chan Answer
 }
 
+// planTool is Claude Code's tool for leaving plan mode: its dialog shows
+// the plan and asks how to go on.
+const planTool = "ExitPlanMode"
+
 // dialogGuard is how long a dialog ignores keys after it appears: keys typed
 // ahead for the editor that were still on their way must not answer it.
 const dialogGuard = 300 * time.Millisecond
@@ -47,6 +51,14 @@ type dialogOption struct {
 
 func newDialog(a askMsg, now time.Time) *dialog {
 	d := &dialog{ask: a, shown: now}
+	if a.Tool == planTool {
+		d.opts = []dialogOption{
+			{"Yes, and approve edits one by one", "y", AllowOnce},
+			{"Yes, and accept edits", "a", AllowAlways},
+			{"No, keep planning", "n", Deny},
+		}
+		return d
+	}
 	d.opts = append(d.opts, dialogOption{"Yes, allow once", "y", AllowOnce})
 	if len(a.Rules) > 0 {
 		d.opts = append(d.opts, dialogOption{"Yes, and always allow " + strings.Join(a.Rules, ", ") + " this session", "a", AllowAlways})
@@ -79,6 +91,10 @@ func (d *dialog) key(m *model, k string) tea.Cmd {
 	if chosen {
 		d.ask.reply <- answer
 		m.dialog = nil
+		if d.ask.Tool == planTool {
+			verdict := map[Answer]string{Deny: "The plan was not approved; still planning.", AllowOnce: "Plan approved; edits will ask.", AllowAlways: "Plan approved; edits are accepted."}[answer]
+			return m.emit(&item{kind: itemNotice, text: verdict})
+		}
 		verdict := map[Answer]string{Deny: "denied", AllowOnce: "allowed once", AllowAlways: "allowed for this session"}[answer]
 		return m.emit(&item{kind: itemNotice, text: fmt.Sprintf("%s(%s) %s", d.ask.Tool, d.ask.Summary, verdict)})
 	}
@@ -88,6 +104,15 @@ func (d *dialog) key(m *model, k string) tea.Cmd {
 func (d *dialog) view(m *model) string {
 	t := m.th
 	var b strings.Builder
+	if d.ask.Tool == planTool {
+		var in struct {
+			Plan string `json:"plan"`
+		}
+		json.Unmarshal(d.ask.Input, &in)
+		b.WriteString(t.warn.Render("Ready to code?") + "  " + t.dim.Render("the plan:") + "\n")
+		b.WriteString(lastLines(m.renderMarkdown(in.Plan), max(6, m.height-12)) + "\n\n")
+		return d.finish(m, &b)
+	}
 	b.WriteString(t.warn.Render("Permission") + "  " + t.accent.Render(d.ask.Tool) + "\n")
 	b.WriteString(wrapText(d.ask.Summary, m.width-6) + "\n")
 	// An edit shows what it would change, as its card will.
@@ -105,6 +130,12 @@ func (d *dialog) view(m *model) string {
 		b.WriteString(t.dim.Render(wrapText(d.ask.Reason, m.width-6)) + "\n")
 	}
 	b.WriteString("\n")
+	return d.finish(m, &b)
+}
+
+// finish adds the choices and draws the box.
+func (d *dialog) finish(m *model, b *strings.Builder) string {
+	t := m.th
 	for i, o := range d.opts {
 		line := fmt.Sprintf("%d. %s", i+1, o.label)
 		if i == d.sel {

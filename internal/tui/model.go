@@ -20,6 +20,9 @@ type Command struct {
 	Name  string // "/model"
 	Usage string // "/model [PROVIDER:MODEL]"
 	Help  string
+	// Turn says the command is a prompt for the model (a custom command, a
+	// skill): it runs as a turn, through Backend.Run, not Backend.Command.
+	Turn bool
 }
 
 // Status is what the status line shows.
@@ -329,6 +332,13 @@ func (m *model) dispatch(text string) tea.Cmd {
 		}
 		m.resume = &picker{rows: rows, th: m.th, width: m.width, height: m.height}
 		return nil
+	}
+	if name, _, _ := strings.Cut(trimmed, " "); strings.HasPrefix(trimmed, "/") {
+		for _, c := range m.b.Commands() {
+			if c.Turn && c.Name == name {
+				return m.startTurn(trimmed)
+			}
+		}
 	}
 	if strings.HasPrefix(trimmed, "/") || (strings.HasPrefix(trimmed, "#") && !strings.Contains(trimmed, "\n")) {
 		print := m.emit(&item{kind: itemUser, text: trimmed})

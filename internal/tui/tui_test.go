@@ -51,7 +51,8 @@ func (b *fakeBackend) Command(ctx context.Context, line string) (string, bool, e
 }
 
 func (b *fakeBackend) Commands() []Command {
-	return []Command{{Name: "/help", Help: "list the commands"}, {Name: "/model", Help: "show or switch the model"}, {Name: "/memory", Help: "show the memory files"}}
+	return []Command{{Name: "/help", Help: "list the commands"}, {Name: "/model", Help: "show or switch the model"}, {Name: "/memory", Help: "show the memory files"},
+		{Name: "/review", Help: "a custom command", Turn: true}}
 }
 func (b *fakeBackend) Files() []string { return b.files }
 func (b *fakeBackend) Status() Status {
@@ -173,6 +174,17 @@ func TestSendsOnEnterAndKeepsNewlines(t *testing.T) {
 		t.Fatalf("prompts = %q, want the three lines as one", h.b.prompts)
 	}
 	contains(t, "scrollback", h.scrollback(), "> first line", "  second line")
+}
+
+// TestCustomCommandRunsAsTurn: a custom command or skill (Turn) is sent
+// to Run as the model's prompt; a built-in one to Command.
+func TestCustomCommandRunsAsTurn(t *testing.T) {
+	h := newHarness(t)
+	h.key("/review main.go")
+	h.key("enter")
+	if len(h.b.prompts) != 1 || h.b.prompts[0] != "/review main.go" || len(h.b.commands) != 0 {
+		t.Fatalf("prompts %q, commands %q; want /review main.go run as a turn", h.b.prompts, h.b.commands)
+	}
 }
 
 func TestPasteIsOneMessage(t *testing.T) {
@@ -315,6 +327,20 @@ func TestPermissionDialog(t *testing.T) {
 		t.Fatal("dialog still open")
 	}
 	contains(t, "scrollback", h.scrollback(), "Edit(calc.py) allowed for this session")
+}
+
+func TestPlanDialog(t *testing.T) {
+	h := newHarness(t)
+	reply := make(chan Answer, 1)
+	plan := json.RawMessage(`{"plan":"1. Change **add** to add.\n2. Run the tests."}`)
+	h.send(askMsg{Tool: "ExitPlanMode", Input: plan, reply: reply})
+	contains(t, "plan dialog", h.view(), "Ready to code?", "Change", "Run the tests", "1. Yes, and approve edits one by one", "2. Yes, and accept edits", "3. No, keep planning")
+	h.m.dialog.shown = time.Now().Add(-time.Second)
+	h.key("2")
+	if a := <-reply; a != AllowAlways {
+		t.Fatalf("answer = %v", a)
+	}
+	contains(t, "scrollback", h.scrollback(), "Plan approved; edits are accepted.")
 }
 
 func TestEscInterruptsAndCtrlCTwiceQuits(t *testing.T) {

@@ -1,4 +1,5 @@
-// Package treesitter implements index.Parser with tree-sitter grammars. Each
+// Package treesitter implements index.Parser with tree-sitter grammars (the
+// registry is languages.go; Support lists each language's level). Each
 // language is a grammar module plus an embedded query file
 // (queries/<lang>.scm) whose captures name what to extract (@def.function,
 // @name, @call, @import, ...) and, in the registry, the node types that are

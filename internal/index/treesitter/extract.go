@@ -26,7 +26,10 @@ const (
 	roleDefMethod
 	roleDefClass
 	roleDefVariable
+	roleDefNamespace
 	roleName
+	roleQualified
+	roleNamespace
 	roleBody
 	roleSig
 	roleReceiver
@@ -46,7 +49,10 @@ var roleNames = map[string]role{
 	"def.method":    roleDefMethod,
 	"def.class":     roleDefClass,
 	"def.variable":  roleDefVariable,
+	"def.namespace": roleDefNamespace,
 	"name":          roleName,
+	"qualified":     roleQualified,
+	"namespace":     roleNamespace,
 	"body":          roleBody,
 	"sig":           roleSig,
 	"receiver":      roleReceiver,
@@ -67,6 +73,9 @@ var roleKinds = map[role]string{
 	roleDefMethod:   index.KindMethod,
 	roleDefClass:    index.KindClass,
 	roleDefVariable: index.KindVariable,
+	// A module (Rust's mod m { ... }) is listed like a class but is no
+	// definition's scope.
+	roleDefNamespace: index.KindClass,
 }
 
 type capture struct {
@@ -80,6 +89,7 @@ type rawDef struct {
 	sigStart  int // -1: the definition's start
 	bodyStart int // -1: no body
 	receiver  string
+	namespace bool // a module: not the scope of what it holds
 }
 
 type rawImport struct {
@@ -98,6 +108,7 @@ func extract(l *language, q *query, src []byte, raw []C.grit_cap) *index.Parsed 
 		docs     []capture
 		comments []capture
 		imports  []rawImport
+		spaces   map[string]bool // C++ namespaces declared in the file
 		intern   = map[string]string{}
 		match    []capture
 	)
@@ -119,14 +130,21 @@ func extract(l *language, q *query, src []byte, raw []C.grit_cap) *index.Parsed 
 			match = match[:0]
 			return
 		}
-		var def, name, body, sig, recv, imp, mod, iname, alias capture
-		var hasDef, hasName, hasBody, hasSig, hasRecv, hasImp, hasMod, hasIName, hasAlias, star bool
+		var def, name, body, sig, recv, imp, mod, iname, alias, qual capture
+		var hasDef, hasName, hasBody, hasSig, hasRecv, hasImp, hasMod, hasIName, hasAlias, hasQual, star bool
 		for _, c := range match {
 			switch c.role {
-			case roleDefFunction, roleDefMethod, roleDefClass, roleDefVariable:
+			case roleDefFunction, roleDefMethod, roleDefClass, roleDefVariable, roleDefNamespace:
 				def, hasDef = c, true
 			case roleName:
 				name, hasName = c, true
+			case roleQualified:
+				qual, hasQual = c, true
+			case roleNamespace:
+				if spaces == nil {
+					spaces = map[string]bool{}
+				}
+				spaces[str(c)] = true
 			case roleBody:
 				body, hasBody = c, true
 			case roleSig:
@@ -153,8 +171,18 @@ func extract(l *language, q *query, src []byte, raw []C.grit_cap) *index.Parsed 
 				star = true
 			}
 		}
+		recvName := ""
+		if hasRecv {
+			recvName = str(recv)
+		}
+		if hasDef && hasQual && !hasName {
+			// A::B::name: the name is the last part, its scope the one before.
+			scope, off := splitQualified(src[qual.start:qual.end])
+			name, hasName = capture{role: roleName, start: qual.start + off, end: qual.end}, true
+			recvName = intern1(intern, scope)
+		}
 		if hasDef && hasName {
-			rd := rawDef{sigStart: -1, bodyStart: -1}
+			rd := rawDef{sigStart: -1, bodyStart: -1, namespace: def.role == roleDefNamespace}
 			sp, ep := lines.Pos(def.start), lines.Pos(def.end)
 			rd.d = index.Def{
 				Lang: l.name, Name: str(name), Kind: roleKinds[def.role],
@@ -167,9 +195,7 @@ func extract(l *language, q *query, src []byte, raw []C.grit_cap) *index.Parsed 
 			if hasBody {
 				rd.bodyStart = body.start
 			}
-			if hasRecv {
-				rd.receiver = str(recv)
-			}
+			rd.receiver = recvName
 			defs = append(defs, rd)
 		}
 		if hasImp && (hasMod || hasIName) {
@@ -199,7 +225,7 @@ func extract(l *language, q *query, src []byte, raw []C.grit_cap) *index.Parsed 
 			ncalls++
 		case roleRef:
 			nrefs++
-		case roleDefFunction, roleDefMethod, roleDefClass, roleDefVariable:
+		case roleDefFunction, roleDefMethod, roleDefClass, roleDefVariable, roleDefNamespace:
 			ndefs++
 		}
 	}
@@ -218,18 +244,19 @@ func extract(l *language, q *query, src []byte, raw []C.grit_cap) *index.Parsed 
 	}
 	flush()
 
-	out.Defs, out.Capped = finishDefs(l, src, lines, defs, docs, comments)
+	out.Defs, out.Capped = finishDefs(l, src, lines, defs, docs, comments, spaces)
 	attachCallers(out.Defs, out.Calls)
 	out.Imports = groupImports(imports)
 	return out
 }
 
 // holds reports whether a match passes its pattern's predicates: each
-// tested capture's text is one of the predicate's values.
+// tested capture's text is one of the predicate's values (none of them for
+// #not-any-of?).
 func holds(preds []predicate, match []capture, src []byte) bool {
 	for _, p := range preds {
 		for _, c := range match {
-			if c.id == p.capture && !slices.Contains(p.values, string(src[c.start:c.end])) {
+			if c.id == p.capture && slices.Contains(p.values, string(src[c.start:c.end])) == p.not {
 				return false
 			}
 		}
@@ -278,7 +305,7 @@ func addRefs(out *index.Parsed, src []byte, refs []C.grit_span) {
 // finishDefs merges duplicate captures of one definition (a decorated
 // function matches twice: keep the widest range), nests them, and fills in
 // qualified names, parents, signatures and docs.
-func finishDefs(l *language, src []byte, lines *span.Lines, raw []rawDef, docs, comments []capture) ([]index.Def, string) {
+func finishDefs(l *language, src []byte, lines *span.Lines, raw []rawDef, docs, comments []capture, spaces map[string]bool) ([]index.Def, string) {
 	// Merge by name position: the widest range wins; an explicit @sig wins.
 	byName := make(map[int]int, len(raw))
 	merged := make([]rawDef, 0, len(raw))
@@ -291,8 +318,9 @@ func finishDefs(l *language, src []byte, lines *span.Lines, raw []rawDef, docs, 
 		}
 		m := &merged[i]
 		if rd.d.End-rd.d.Start > m.d.End-m.d.Start {
-			sig, body, recv := m.sigStart, m.bodyStart, m.receiver
+			sig, body, recv, ns := m.sigStart, m.bodyStart, m.receiver, m.namespace
 			*m = rd
+			m.namespace = m.namespace || ns
 			if m.sigStart < 0 {
 				m.sigStart = sig
 			}
@@ -309,6 +337,7 @@ func finishDefs(l *language, src []byte, lines *span.Lines, raw []rawDef, docs, 
 			if m.bodyStart < 0 {
 				m.bodyStart = rd.bodyStart
 			}
+			m.namespace = m.namespace || rd.namespace
 		}
 	}
 	sort.SliceStable(merged, func(i, j int) bool {
@@ -326,14 +355,31 @@ func finishDefs(l *language, src []byte, lines *span.Lines, raw []rawDef, docs, 
 		for len(stack) > 0 && merged[stack[len(stack)-1]].d.End <= d.Start {
 			stack = stack[:len(stack)-1]
 		}
+		if spaces[rd.receiver] {
+			// ns::f defined outside its namespace: namespaces are not scopes.
+			rd.receiver = ""
+			if d.Kind == index.KindMethod {
+				d.Kind = index.KindFunction
+			}
+		}
+		scope := -1 // the enclosing definition that is d's scope
+		for k := len(stack) - 1; k >= 0 && rd.receiver == ""; k-- {
+			if l.qualifiedScopes || !merged[stack[k]].namespace {
+				scope = stack[k]
+				break
+			}
+		}
 		switch {
 		case rd.receiver != "":
 			d.Parent = rd.receiver
 			d.QName = rd.receiver + "." + d.Name
-		case len(stack) > 0:
-			p := &merged[stack[len(stack)-1]].d
+		case scope >= 0:
+			p := &merged[scope].d
 			d.Parent = p.QName
-			d.QName = p.QName + "." + d.Name
+			if !l.qualifiedScopes && p.Kind == index.KindClass {
+				d.Parent = p.Name // the innermost type alone: Inner.m, not Outer.Inner.m
+			}
+			d.QName = d.Parent + "." + d.Name
 			if l.methodsInClasses && p.Kind == index.KindClass && d.Kind == index.KindFunction {
 				d.Kind = index.KindMethod
 			}
@@ -522,4 +568,59 @@ func groupImports(raw []rawImport) []index.Import {
 		}
 	}
 	return out
+}
+
+// splitQualified splits a C++ qualified name (ns::Foo<T>::bar,
+// Foo::operator<<, Foo::~Foo) into the scope its last part is defined in
+// (Foo, template arguments dropped; "" for ::bar) and the offset of that last
+// part in b.
+func splitQualified(b []byte) (scope string, nameOff int) {
+	depth, partStart, prevStart := 0, 0, -1
+	for i := 0; i < len(b); i++ {
+		if depth == 0 && isOperatorAt(b, i) && (i == partStart || i > 0 && !isIdentByte(b[i-1])) {
+			break // operator<, operator() ...: the rest is the name
+		}
+		switch b[i] {
+		case '<':
+			depth++
+		case '>':
+			depth = max(0, depth-1)
+		case ':':
+			if depth == 0 && i+1 < len(b) && b[i+1] == ':' {
+				prevStart = partStart
+				i++
+				partStart = i + 1
+			}
+		}
+	}
+	for partStart < len(b) && (b[partStart] == ' ' || b[partStart] == '\t' || b[partStart] == '\n' || b[partStart] == '\r') {
+		partStart++
+	}
+	if prevStart >= 0 {
+		part := b[prevStart:partStart]
+		if lt := bytes.IndexByte(part, '<'); lt >= 0 {
+			part = part[:lt]
+		}
+		scope = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(string(part)), "::"))
+	}
+	return scope, partStart
+}
+
+// isOperatorAt reports whether b[i:] starts with the keyword operator.
+func isOperatorAt(b []byte, i int) bool {
+	const kw = "operator"
+	return bytes.HasPrefix(b[i:], []byte(kw)) && (i+len(kw) == len(b) || !isIdentByte(b[i+len(kw)]))
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
+// intern1 returns s from the file's interned strings, adding it.
+func intern1(intern map[string]string, s string) string {
+	if v, ok := intern[s]; ok {
+		return v
+	}
+	intern[s] = s
+	return s
 }

@@ -72,6 +72,43 @@ func Languages() []string {
 	return out
 }
 
+// Level is how much the index extracts from a language's files.
+type Level string
+
+const (
+	// LevelFull: definitions with qualified names, calls with their
+	// callers, imports and references.
+	LevelFull Level = "full"
+	// LevelDefinitions: definitions (qualified by their nesting) and
+	// references; no calls or imports.
+	LevelDefinitions Level = "definitions"
+)
+
+// What says what a level extracts, in words.
+func (lv Level) What() string {
+	if lv == LevelDefinitions {
+		return "definitions and references"
+	}
+	return "definitions, qualified names, calls, imports and references"
+}
+
+// LanguageInfo is one supported language as `grit doctor` lists it.
+type LanguageInfo struct {
+	Name  string   `json:"name"`
+	Exts  []string `json:"exts"`
+	Level Level    `json:"level"`
+}
+
+// Support lists the languages, their file extensions and their level of
+// support, in the registry's order.
+func Support() []LanguageInfo {
+	out := make([]LanguageInfo, 0, len(languages))
+	for _, l := range languages {
+		out = append(out, LanguageInfo{Name: l.name, Exts: slices.Clone(l.exts), Level: l.level})
+	}
+	return out
+}
+
 func langFor(file string) *language {
 	ext := strings.ToLower(path.Ext(file))
 	for _, l := range languages {
@@ -123,6 +160,9 @@ func (p *Parser) parse(ctx context.Context, file string, src []byte, walk bool) 
 	if l == nil {
 		return nil, fmt.Errorf("parse %s: unsupported language (supported: %s)", file, strings.Join(Languages(), ", "))
 	}
+	if l.headers != nil && strings.EqualFold(path.Ext(file), ".h") && looksCpp(src) {
+		l = l.headers // a C++ header named .h
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -145,9 +185,13 @@ func (p *Parser) parse(ctx context.Context, file string, src []byte, walk bool) 
 			budget = max(rem, time.Millisecond)
 		}
 	}
+	psrc := src // what the parser sees; names and text come from src
+	if l.blankMacros && len(src) > 0 {
+		psrc = blankMacros(src)
+	}
 	var srcPtr *C.char
 	if len(src) > 0 {
-		srcPtr = (*C.char)(unsafe.Pointer(&src[0]))
+		srcPtr = (*C.char)(unsafe.Pointer(&psrc[0]))
 	} else {
 		srcPtr = (*C.char)(unsafe.Pointer(&empty[0]))
 	}
@@ -308,13 +352,14 @@ type query struct {
 }
 
 // predicate is a text test on one capture of a match: its text must be one
-// of values (#eq? has one, #any-of? several).
+// of values (#eq? has one, #any-of? several), or none of them (#not-any-of?).
 type predicate struct {
 	capture uint32
 	values  []string
+	not     bool
 }
 
-// predicates reads every pattern's predicates; any but #eq? and #any-of?
+// predicates reads every pattern's predicates; any but #eq?, #any-of? and #not-any-of?
 // with a capture and strings is an error, so a query never relies on a test
 // that is not made.
 func predicates(q *C.TSQuery, names []string) ([][]predicate, error) {
@@ -346,10 +391,10 @@ func predicates(q *C.TSQuery, names []string) ([][]predicate, error) {
 				return nil, fmt.Errorf("pattern %d: a predicate that does not start with its name", i)
 			}
 			name := str(pred[0].value_id)
-			if (name != "eq?" && name != "any-of?") || len(pred) < 3 || pred[1]._type != 1 {
-				return nil, fmt.Errorf("pattern %d: unsupported predicate #%s (supported: #eq? and #any-of? of a capture and strings)", i, name)
+			if (name != "eq?" && name != "any-of?" && name != "not-any-of?") || len(pred) < 3 || pred[1]._type != 1 {
+				return nil, fmt.Errorf("pattern %d: unsupported predicate #%s (supported: #eq?, #any-of? and #not-any-of? of a capture and strings)", i, name)
 			}
-			p := predicate{capture: uint32(pred[1].value_id)}
+			p := predicate{capture: uint32(pred[1].value_id), not: name == "not-any-of?"}
 			for _, st := range pred[2:] {
 				if st._type != 2 {
 					return nil, fmt.Errorf("pattern %d: #%s @%s compares with a capture; only strings are supported", i, name, names[p.capture])
@@ -440,8 +485,21 @@ type language struct {
 	exts  []string
 	query string // queries/<query>.scm
 	ptr   *C.TSLanguage
+	// level is what is extracted (LevelFull unless set).
+	level Level
 	// methodsInClasses: a function directly inside a class is a method.
 	methodsInClasses bool
+	// qualifiedScopes: a definition's qualified name holds every enclosing
+	// definition (Python's Outer.Inner.method, Ruby's Shop.Cart.add).
+	// Otherwise its scope is the innermost type (class, struct, enum, trait,
+	// interface, impl or receiver type: Inner.method); modules and
+	// namespaces are no scope, and a function in a function is outer.inner.
+	qualifiedScopes bool
+	// blankMacros: annotation macros are hidden from the parser (macros.go).
+	blankMacros bool
+	// headers is the language a header of this language's extension is
+	// parsed as when its content is C++ (looksCpp): .h serves both.
+	headers *language
 	// walker: the language has a C walk (walk_python.c) that can replace the query.
 	walker bool
 	// imports shapes one import statement's captures (nil: the generic shape).
@@ -459,7 +517,7 @@ type language struct {
 }
 
 func newLanguage(name, query string, ptr unsafe.Pointer, exts ...string) *language {
-	return &language{name: name, query: query, ptr: (*C.TSLanguage)(ptr), exts: exts}
+	return &language{name: name, query: query, ptr: (*C.TSLanguage)(ptr), exts: exts, level: LevelFull}
 }
 
 // refSymbols marks every named symbol of l whose name is one of l.refs

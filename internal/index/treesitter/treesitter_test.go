@@ -155,6 +155,11 @@ func FuzzParse(f *testing.F) {
 	f.Add("a.c", "#include \"a.h\"\ntypedef struct { int x; } T;\nstatic char **f(int a) { return g(a); }\nint h(int {\n")
 	f.Add("a.cpp", "template <class T> struct B { T get() const { return v; } };\nvoid A::b() { c<int>(); }\nA::~A() {}\nclass {\n")
 	f.Add("a.rb", "module M\n  class A::B < C\n    def self.d(x) = x\n    def e; f(1); end\n  end\nend\ndef (\n")
+	f.Add("a.cs", "using X = A.B;\nnamespace N { class C<T> : I { C() {} void M() => F<int>(); int P { get; } } }\nclass {\n")
+	f.Add("a.php", "<?php\nuse A\\{B, C as D};\nclass E { const F = 1; function g() { new H(); } }\nfunction (\n")
+	f.Add("a.sh", "source ./x.sh\nf() { g \"$@\"; }\nfunction h {\n")
+	f.Add("a.lua", "local m = require('m')\nfunction T:f() m.g() end\nT.h = function() end\nfunction (\n")
+	f.Add("main.tf", "resource \"a\" \"b\" { c = d(e) }\nvariable \"v\" {}\nmodule \"m\" {\n")
 	p := New()
 	f.Fuzz(func(t *testing.T, name, src string) {
 		out, err := p.Parse(context.Background(), name, []byte(src))

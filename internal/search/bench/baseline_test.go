@@ -4,8 +4,17 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
+
+// pyOnly names .py files only, the README's BM25 documents.
+func pyOnly(p string) string {
+	if strings.HasSuffix(p, ".py") {
+		return "python"
+	}
+	return ""
+}
 
 // TestBM25BaselineReference runs the plain BM25 file ranker over the
 // Lite-274 records and compares it with bench/README.md's BM25 row. It needs
@@ -35,7 +44,7 @@ func TestBM25BaselineReference(t *testing.T) {
 		if err := tree.Sync(ctx, r.BaseCommit); err != nil {
 			t.Fatal(err)
 		}
-		files, err := b.rank(tree.Dir, r.ProblemStatement)
+		files, err := b.rank(tree.Dir, r.ProblemStatement, pyOnly)
 		if err != nil {
 			t.Fatal(err)
 		}

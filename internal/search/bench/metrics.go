@@ -30,6 +30,7 @@ type Record struct {
 	GoldEntities     []string `json:"gold_entities_locagent"`
 	GoldModules      []string `json:"gold_modules_locagent"`
 	InLocAgent274    *bool    `json:"in_locagent_274"`
+	Language         string   `json:"language"` // dev_poly.jsonl's; "" in dev.jsonl
 }
 
 // Lite274 reports whether r is one of LocAgent's 274 Lite instances.
@@ -181,6 +182,41 @@ func Evaluate(recs []Record, preds map[string]Prediction) Table {
 		Module:    Score(pm, gm, ModuleK),
 		Function:  Score(pe, ge, FunctionK),
 	}
+}
+
+// Macro is the mean of tables (one per repository), each weighing the same:
+// at each level and k the mean over the tables that score that level
+// (Acc.N > 0), Acc.N then counting those tables.
+func Macro(tables []Table) Table {
+	out := Table{}
+	level := func(get func(Table) Acc) Acc {
+		a := Acc{At: map[int]float64{}}
+		for _, t := range tables {
+			x := get(t)
+			if x.N == 0 {
+				continue
+			}
+			a.N++
+			a.MRR += x.MRR
+			for k, v := range x.At {
+				a.At[k] += v
+			}
+		}
+		if a.N > 0 {
+			a.MRR /= float64(a.N)
+			for k := range a.At {
+				a.At[k] /= float64(a.N)
+			}
+		}
+		return a
+	}
+	for _, t := range tables {
+		out.Instances += t.Instances
+	}
+	out.File = level(func(t Table) Acc { return t.File })
+	out.Module = level(func(t Table) Acc { return t.Module })
+	out.Function = level(func(t Table) Acc { return t.Function })
+	return out
 }
 
 // Filter returns the records keep accepts.

@@ -103,3 +103,17 @@ func TestLocAgentReference(t *testing.T) {
 		}
 	}
 }
+
+// TestMacro: each repository weighs the same, whatever its size, and a
+// level a repository does not score is left out of that level's mean.
+func TestMacro(t *testing.T) {
+	small := Table{Instances: 1, File: Acc{N: 1, At: map[int]float64{1: 100}, MRR: 1}, Function: Acc{N: 1, At: map[int]float64{10: 100}, MRR: 1}}
+	big := Table{Instances: 3, File: Acc{N: 3, At: map[int]float64{1: 0}, MRR: 0.5}}
+	m := Macro([]Table{small, big})
+	if m.Instances != 4 || m.File.N != 2 || m.File.At[1] != 50 || m.File.MRR != 0.75 {
+		t.Errorf("Macro file = %d instances, %+v; want 4 instances, 2 repos, @1 50, MRR 0.75", m.Instances, m.File)
+	}
+	if m.Function.N != 1 || m.Function.At[10] != 100 {
+		t.Errorf("Macro function = %+v; want the one repository that scores it (@10 100)", m.Function)
+	}
+}

@@ -28,6 +28,10 @@ type Options struct {
 	K          int    // definitions asked of the search; 0 means 50
 	// Open opens (creating) the index of a tree; app.OpenIndex in production.
 	Open func(ctx context.Context, root string) (*index.Index, error)
+	// Lang names the language of a source file, "" for any other file (the
+	// index's parser): the BM25 peer's documents, and an instance's
+	// language when its record has none.
+	Lang func(path string) string
 	// Out, if set, receives one JSON line per instance.
 	Out io.Writer
 	// Progress, if set, receives one line per instance.
@@ -39,16 +43,33 @@ type Report struct {
 	Instances int           `json:"instances"`
 	Sets      []SetReport   `json:"sets"` // lite-274, all, verified-only (the held-out view)
 	Took      time.Duration `json:"took_ns"`
-	Failed    []string      `json:"failed,omitempty"` // instances that could not run, with why
+	Failed    []string      `json:"failed,omitempty"` // instances that could not run, with why (scored as misses)
+	// MissingBlobs counts, over the instances, files left out of their trees
+	// because the mirror lacks their blobs.
+	MissingBlobs int `json:"missing_blobs,omitempty"`
 }
 
-// SetReport is one instance set's scores, overall and per repository.
+// SetReport is one instance set's scores: overall (micro: each instance
+// weighs the same), as the mean of its repositories' (macro: each
+// repository weighs the same), per repository and per language.
 type SetReport struct {
-	Name    string       `json:"name"`
-	Grit    Table        `json:"grit"`
-	BM25    Table        `json:"bm25"` // file level only
-	Latency Latency      `json:"latency"`
-	Repos   []RepoReport `json:"repos"`
+	Name      string       `json:"name"`
+	Grit      Table        `json:"grit"`
+	BM25      Table        `json:"bm25"`       // file level only
+	GritMacro Table        `json:"grit_macro"` // its Acc.N count repositories, not instances
+	BM25Macro Table        `json:"bm25_macro"`
+	Latency   Latency      `json:"latency"`
+	Repos     []RepoReport `json:"repos"`
+	Languages []LangReport `json:"languages"`
+}
+
+// LangReport is one language's share of a set.
+type LangReport struct {
+	Language string  `json:"language"`
+	Repos    int     `json:"repos"`
+	Grit     Table   `json:"grit"`
+	BM25     Table   `json:"bm25"`
+	Latency  Latency `json:"latency"`
 }
 
 // RepoReport is one repository's share of a set.
@@ -89,6 +110,11 @@ type InstanceResult struct {
 	Tokens       int      `json:"query_tokens"`
 	Frames       int      `json:"frames"`
 	Note         string   `json:"note,omitempty"`
+	// MissingBlobs counts the files of the base commit the mirror lacks
+	// (left out of the tree); Error says why an instance could not run (it
+	// then scores 0).
+	MissingBlobs int    `json:"missing_blobs,omitempty"`
+	Error        string `json:"error,omitempty"`
 	// FileScores are the best files' scores and per-signal contributions
 	// (at most dumpFiles), so a ranking rule can be simulated on them.
 	FileScores []FileScore `json:"file_scores,omitempty"`
@@ -107,8 +133,8 @@ const dumpFiles = 20
 // Run runs the benchmark.
 func Run(ctx context.Context, o Options) (*Report, error) {
 	start := time.Now()
-	if o.Open == nil {
-		return nil, fmt.Errorf("bench: no index opener")
+	if o.Open == nil || o.Lang == nil {
+		return nil, fmt.Errorf("bench: no index opener or language namer")
 	}
 	if o.K <= 0 {
 		o.K = 50
@@ -148,7 +174,8 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		t := &Tree{Mirror: mirrors[r.Repo]}
 		out, err := t.git(ctx, "show", "-s", "--format=%ct", r.BaseCommit)
 		if err != nil {
-			return nil, fmt.Errorf("%s: base commit %s: %w", r.InstanceID, r.BaseCommit, err)
+			when[r.BaseCommit] = 0 // unknown: its checkout fails and says why
+			continue
 		}
 		when[r.BaseCommit], _ = strconv.ParseInt(strings.TrimSpace(string(out)), 10, 64)
 	}
@@ -180,6 +207,24 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			ix.Close()
 		}
 	}()
+	// fail records an instance that cannot run: it stays in the scores (as
+	// a miss), in Failed and in Out, with its reason.
+	fail := func(n int, r Record, stage string, err error, missing int) error {
+		why := fmt.Sprintf("%s: %v", stage, err)
+		rep.Failed = append(rep.Failed, r.InstanceID+": "+why)
+		if o.Progress != nil {
+			o.Progress(fmt.Sprintf("[%d/%d] %s failed: %s", n+1, len(order), r.InstanceID, why))
+		}
+		if enc == nil {
+			return nil
+		}
+		ir := InstanceResult{InstanceID: r.InstanceID, Repo: r.Repo, Split: r.Split, Lite274: r.Lite274(),
+			GoldFiles: r.GoldFiles, GoldEntities: r.GoldEntities, MissingBlobs: missing, Error: why}
+		if err := enc.Encode(ir); err != nil {
+			return fmt.Errorf("write results: %w", err)
+		}
+		return nil
+	}
 	for n, r := range order {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -195,9 +240,13 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		}
 		tree := NewTree(mirrors[r.Repo], dir)
 		if err := tree.Sync(ctx, r.BaseCommit); err != nil {
-			rep.Failed = append(rep.Failed, fmt.Sprintf("%s: checkout: %v", r.InstanceID, err))
+			if err := fail(n, r, "checkout", err, 0); err != nil {
+				return nil, err
+			}
 			continue
 		}
+		missing := len(tree.Missing())
+		rep.MissingBlobs += missing
 		if ix == nil {
 			if ix, err = o.Open(ctx, dir); err != nil {
 				return nil, fmt.Errorf("open index of %s: %w", dir, err)
@@ -205,11 +254,15 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		}
 		t0 := time.Now()
 		if _, err := ix.Update(ctx); err != nil {
-			rep.Failed = append(rep.Failed, fmt.Sprintf("%s: index: %v", r.InstanceID, err))
+			if err := fail(n, r, "index", err, missing); err != nil {
+				return nil, err
+			}
 			continue
 		}
 		if _, err := search.Prepare(ctx, ix); err != nil {
-			rep.Failed = append(rep.Failed, fmt.Sprintf("%s: prepare: %v", r.InstanceID, err))
+			if err := fail(n, r, "prepare", err, missing); err != nil {
+				return nil, err
+			}
 			continue
 		}
 		indexMS := float64(time.Since(t0).Microseconds()) / 1000
@@ -218,18 +271,22 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		res, err := search.Run(ctx, ix, q)
 		took := float64(time.Since(t1).Microseconds()) / 1000
 		if err != nil {
-			rep.Failed = append(rep.Failed, fmt.Sprintf("%s: search: %v", r.InstanceID, err))
+			if err := fail(n, r, "search", err, missing); err != nil {
+				return nil, err
+			}
 			continue
 		}
 		p, err := predict(ctx, ix, r.InstanceID, res)
 		if err != nil {
-			rep.Failed = append(rep.Failed, fmt.Sprintf("%s: predictions: %v", r.InstanceID, err))
+			if err := fail(n, r, "predictions", err, missing); err != nil {
+				return nil, err
+			}
 			continue
 		}
 		preds[r.InstanceID] = p
 		lat[r.InstanceID] = took
-		bfiles, err := baseline.rank(dir, r.ProblemStatement)
-		if err != nil {
+		bfiles, err := baseline.rank(dir, r.ProblemStatement, o.Lang)
+		if err != nil { // Grit's result stands; the peer scores 0 here
 			rep.Failed = append(rep.Failed, fmt.Sprintf("%s: bm25: %v", r.InstanceID, err))
 		}
 		bm25[r.InstanceID] = Prediction{InstanceID: r.InstanceID, Files: bfiles}
@@ -240,6 +297,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			FileRank: firstRank(p.Files, r.GoldFiles), BM25Rank: firstRank(bfiles, r.GoldFiles),
 			FileHit1: HitAt(p.Files, r.GoldFiles, 1), FuncHit10: len(r.GoldEntities) > 0 && HitAt(p.Entities, r.GoldEntities, 10),
 			SearchMS: took, IndexMS: indexMS, Tokens: len(res.Tokens), Frames: len(res.Frames), Note: res.Note,
+			MissingBlobs: missing,
 		}
 		for j, f := range res.Files {
 			if j == dumpFiles {
@@ -253,8 +311,8 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			}
 		}
 		if o.Progress != nil {
-			o.Progress(fmt.Sprintf("[%d/%d] %s file@1=%v rank=%d bm25rank=%d func@10=%v %.1fms (index %.0fms)",
-				n+1, len(order), r.InstanceID, ir.FileHit1, ir.FileRank, ir.BM25Rank, ir.FuncHit10, took, indexMS))
+			o.Progress(fmt.Sprintf("[%d/%d] %s file@1=%v rank=%d bm25rank=%d func@10=%v %.1fms (index %.0fms)%s",
+				n+1, len(order), r.InstanceID, ir.FileHit1, ir.FileRank, ir.BM25Rank, ir.FuncHit10, took, indexMS, missingNote(missing)))
 		}
 	}
 	sets := []struct {
@@ -275,10 +333,27 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			rr := Filter(rs, func(r Record) bool { return r.Repo == repo })
 			sr.Repos = append(sr.Repos, RepoReport{Repo: repo, Grit: Evaluate(rr, preds), BM25: fileOnly(Evaluate(rr, bm25)), Latency: latency(rr, lat)})
 		}
+		var gt, bt []Table
+		for _, rr := range sr.Repos {
+			gt, bt = append(gt, rr.Grit), append(bt, rr.BM25)
+		}
+		sr.GritMacro, sr.BM25Macro = Macro(gt), fileOnly(Macro(bt))
+		for _, lang := range languages(rs, o.Lang) {
+			lr := Filter(rs, func(r Record) bool { return recordLang(r, o.Lang) == lang })
+			sr.Languages = append(sr.Languages, LangReport{Language: lang, Repos: len(Repos(lr)),
+				Grit: Evaluate(lr, preds), BM25: fileOnly(Evaluate(lr, bm25)), Latency: latency(lr, lat)})
+		}
 		rep.Sets = append(rep.Sets, sr)
 	}
 	rep.Took = time.Since(start)
 	return rep, nil
+}
+
+func missingNote(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d files left out: blobs missing from the mirror)", n)
 }
 
 func top(xs []string, n int) []string {
@@ -367,8 +442,11 @@ func predict(ctx context.Context, ix *index.Index, id string, res *search.Result
 	return p, nil
 }
 
-// entityName is LocAgent's function name for chain (the definition first,
-// then its enclosing definitions outwards), or "".
+// entityName is the gold's function name for chain (the definition first,
+// then its enclosing definitions outwards), or "": the outermost function or
+// method, named Scope.Name when it has a scope (the last part of its parent,
+// so Python's A.B.m is B.m; a receiver type defined in another file, as in
+// Go or out-of-class C++, still names it), else Name.
 func entityName(chain []index.Def) string {
 	outer := -1
 	for i, d := range chain {
@@ -379,27 +457,43 @@ func entityName(chain []index.Def) string {
 	if outer < 0 {
 		return ""
 	}
-	// A method directly in a class: the innermost such pair below the outer function wins.
-	for i := 0; i <= outer; i++ {
-		d := chain[i]
-		if (d.Kind == index.KindFunction || d.Kind == index.KindMethod) && i+1 < len(chain) && chain[i+1].Kind == index.KindClass {
-			// only if no function encloses this method further out
-			enclosed := false
-			for j := i + 1; j < len(chain); j++ {
-				if chain[j].Kind == index.KindFunction || chain[j].Kind == index.KindMethod {
-					enclosed = true
-				}
-			}
-			if !enclosed {
-				return chain[i+1].Name + "." + d.Name
-			}
-		}
+	d := chain[outer]
+	if d.Parent == "" {
+		return d.Name
 	}
-	return chain[outer].Name
+	return d.Parent[strings.LastIndexByte(d.Parent, '.')+1:] + "." + d.Name
 }
 
-// bm25Baseline is the README's plain BM25 file ranker: each .py file (path
-// and contents) is a document, the problem statement the query. Tokenized
+// recordLang is r's language: its record's, else its first gold file's.
+func recordLang(r Record, lang func(string) string) string {
+	if r.Language != "" {
+		return r.Language
+	}
+	for _, f := range r.GoldFiles {
+		if l := lang(f); l != "" {
+			return l
+		}
+	}
+	return "unknown"
+}
+
+// languages lists the distinct languages of recs, sorted.
+func languages(recs []Record, lang func(string) string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range recs {
+		if l := recordLang(r, lang); !seen[l] {
+			seen[l] = true
+			out = append(out, l)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// bm25Baseline is the README's plain BM25 file ranker, in every language:
+// each source file (path and contents; a file the index's parser has a
+// language for) is a document, the problem statement the query. Tokenized
 // files are cached by content so consecutive commits are cheap.
 type bm25Baseline struct {
 	cache map[string]map[string]int // path + size + content hash → tf
@@ -409,7 +503,7 @@ func newBM25Baseline() *bm25Baseline { return &bm25Baseline{cache: map[string]ma
 
 func (b *bm25Baseline) reset() { b.cache = map[string]map[string]int{} }
 
-func (b *bm25Baseline) rank(dir, query string) ([]string, error) {
+func (b *bm25Baseline) rank(dir, query string, lang func(string) string) ([]string, error) {
 	var paths []string
 	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
@@ -418,9 +512,11 @@ func (b *bm25Baseline) rank(dir, query string) ([]string, error) {
 		if d.IsDir() && (d.Name() == ".git" || d.Name() == ".grit") {
 			return filepath.SkipDir
 		}
-		if !d.IsDir() && strings.HasSuffix(p, ".py") && d.Type().IsRegular() {
+		if !d.IsDir() && d.Type().IsRegular() {
 			rel, _ := filepath.Rel(dir, p)
-			paths = append(paths, filepath.ToSlash(rel))
+			if rel = filepath.ToSlash(rel); lang(rel) != "" {
+				paths = append(paths, rel)
+			}
 		}
 		return nil
 	})

@@ -28,10 +28,16 @@ func git(t *testing.T, dir string, args ...string) string {
 
 func write(t *testing.T, dir string, files map[string]string) {
 	t.Helper()
+	for p, s := range files { // deletions first: a directory may become a file
+		if s == "" {
+			full := filepath.Join(dir, p)
+			os.Remove(full)
+			os.Remove(filepath.Dir(full)) // if now empty
+		}
+	}
 	for p, s := range files {
 		full := filepath.Join(dir, p)
 		if s == "" {
-			os.Remove(full)
 			continue
 		}
 		os.MkdirAll(filepath.Dir(full), 0o755)
@@ -120,5 +126,65 @@ func TestTreeSync(t *testing.T) {
 	sort.Strings(names)
 	if diff := cmp.Diff([]string{"a.py", "pkg/b.py", "pkg/d/e.py"}, names); diff != "" {
 		t.Errorf("files at step 1 (-want +got):\n%s", diff)
+	}
+}
+
+// TestTreeSyncMissingBlobsAndTypeChanges: a mirror that lacks a blob (as
+// snapshots lack big ones) still checks out, the file left out and listed
+// by Missing; a path that is a file at one commit and a directory at the
+// next, and back, is replaced, whichever way the tree moves.
+func TestTreeSyncMissingBlobsAndTypeChanges(t *testing.T) {
+	src := t.TempDir()
+	git(t, src, "init", "-q", "-b", "main")
+	steps := []map[string]string{
+		{"a.py": "a\n", "big.bin": "too big\n", "p": "a file\n"},
+		{"p": "", "p/q.py": "q\n"},                               // p becomes a directory
+		{"p/q.py": "", "p": "a file again\n", "big.bin": "v2\n"}, // and a file again
+	}
+	var commits []string
+	for _, s := range steps {
+		write(t, src, s)
+		git(t, src, "add", "-A")
+		git(t, src, "commit", "-q", "-m", "step")
+		commits = append(commits, git(t, src, "rev-parse", "HEAD"))
+	}
+	mirror := filepath.Join(t.TempDir(), "owner+name", "repo")
+	git(t, src, "clone", "-q", "--bare", src, mirror)
+	oid := git(t, src, "rev-parse", commits[0]+":big.bin")
+	if err := os.Remove(filepath.Join(mirror, "objects", oid[:2], oid[2:])); err != nil {
+		t.Fatalf("remove the blob of big.bin from the mirror: %v", err)
+	}
+	want := []struct {
+		files   []string
+		missing []string
+	}{
+		{[]string{"a.py", "p"}, []string{"big.bin"}},
+		{[]string{"a.py", "p/q.py"}, []string{"big.bin"}},
+		{[]string{"a.py", "big.bin", "p"}, nil},
+	}
+	tree := NewTree(mirror, filepath.Join(t.TempDir(), "tree"))
+	ctx := context.Background()
+	for _, i := range []int{0, 1, 2, 1, 0, 2, 0} {
+		if err := tree.Sync(ctx, commits[i]); err != nil {
+			t.Fatalf("Sync(step %d): %v", i, err)
+		}
+		var names []string
+		for p := range snapshot(t, tree.Dir) {
+			names = append(names, p)
+		}
+		sort.Strings(names)
+		if diff := cmp.Diff(want[i].files, names); diff != "" {
+			t.Errorf("files after Sync(step %d) (-want +got):\n%s", i, diff)
+		}
+		if diff := cmp.Diff(want[i].missing, tree.Missing()); diff != "" {
+			t.Errorf("Missing() after Sync(step %d) (-want +got):\n%s", i, diff)
+		}
+		fresh := NewTree(mirror, filepath.Join(t.TempDir(), "fresh"))
+		if err := fresh.Sync(ctx, commits[i]); err != nil {
+			t.Fatalf("fresh Sync(step %d): %v", i, err)
+		}
+		if diff := cmp.Diff(snapshot(t, fresh.Dir), snapshot(t, tree.Dir)); diff != "" {
+			t.Errorf("after Sync(step %d) the tree differs from a fresh checkout (-want +got):\n%s", i, diff)
+		}
 	}
 }

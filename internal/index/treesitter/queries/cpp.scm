@@ -3,8 +3,12 @@
 ; Kinds: function definitions (with a body; declarations and pure virtual
 ; members are not definitions) are "function", or "method" when defined
 ; directly in a class body (Shape.name) or out of class with a qualified name
-; (void Circle::area() {} is Circle.area, with Circle as its parent; so are
-; constructors, Circle.Circle, and destructors, Circle.~Circle). class, struct,
+; (void geo::Circle::area() {} is Circle.area, with Circle as its parent: the
+; scope is the last part before the name, template arguments dropped; so are
+; constructors, Circle.Circle, and destructors, Circle.~Circle); a qualifier
+; that is a namespace declared in the file (@namespace) is no scope, so
+; void detail::f() {} is the function f. A specialisation (struct
+; formatter<T, Char> {...}) is named without its arguments. class, struct,
 ; union and enum specifiers with a body, type aliases (using X = ...) and plain
 ; typedefs are "class". Namespaces are not definitions and not part of
 ; qualified names, so a member defined in or out of its class gets the same
@@ -28,30 +32,25 @@
     (reference_declarator (function_declarator declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))]
   body: (_) @body) @sig) @def.function
 (function_definition declarator: [
-    (function_declarator declarator: (qualified_identifier scope: [(namespace_identifier) @receiver (type_identifier) @receiver (template_type name: (type_identifier) @receiver)] name: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))
-    (pointer_declarator declarator: (function_declarator declarator: (qualified_identifier scope: [(namespace_identifier) @receiver (type_identifier) @receiver (template_type name: (type_identifier) @receiver)] name: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)))
-    (reference_declarator (function_declarator declarator: (qualified_identifier scope: [(namespace_identifier) @receiver (type_identifier) @receiver (template_type name: (type_identifier) @receiver)] name: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)))]
+    (function_declarator declarator: (qualified_identifier) @qualified)
+    (pointer_declarator declarator: (function_declarator declarator: (qualified_identifier) @qualified))
+    (reference_declarator (function_declarator declarator: (qualified_identifier) @qualified))]
   body: (_) @body) @def.method
 (template_declaration (function_definition declarator: [
-    (function_declarator declarator: (qualified_identifier scope: [(namespace_identifier) @receiver (type_identifier) @receiver (template_type name: (type_identifier) @receiver)] name: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))
-    (pointer_declarator declarator: (function_declarator declarator: (qualified_identifier scope: [(namespace_identifier) @receiver (type_identifier) @receiver (template_type name: (type_identifier) @receiver)] name: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)))
-    (reference_declarator (function_declarator declarator: (qualified_identifier scope: [(namespace_identifier) @receiver (type_identifier) @receiver (template_type name: (type_identifier) @receiver)] name: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)))]
-  body: (_) @body) @sig) @def.method
-(function_definition declarator: [
-    (function_declarator declarator: (qualified_identifier name: (qualified_identifier scope: [(namespace_identifier) @receiver (type_identifier) @receiver (template_type name: (type_identifier) @receiver)] name: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)))
-    (pointer_declarator declarator: (function_declarator declarator: (qualified_identifier name: (qualified_identifier scope: [(namespace_identifier) @receiver (type_identifier) @receiver (template_type name: (type_identifier) @receiver)] name: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))))
-    (reference_declarator (function_declarator declarator: (qualified_identifier name: (qualified_identifier scope: [(namespace_identifier) @receiver (type_identifier) @receiver (template_type name: (type_identifier) @receiver)] name: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))))]
-  body: (_) @body) @def.method
-(template_declaration (function_definition declarator: [
-    (function_declarator declarator: (qualified_identifier name: (qualified_identifier scope: [(namespace_identifier) @receiver (type_identifier) @receiver (template_type name: (type_identifier) @receiver)] name: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)))
-    (pointer_declarator declarator: (function_declarator declarator: (qualified_identifier name: (qualified_identifier scope: [(namespace_identifier) @receiver (type_identifier) @receiver (template_type name: (type_identifier) @receiver)] name: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))))
-    (reference_declarator (function_declarator declarator: (qualified_identifier name: (qualified_identifier scope: [(namespace_identifier) @receiver (type_identifier) @receiver (template_type name: (type_identifier) @receiver)] name: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))))]
+    (function_declarator declarator: (qualified_identifier) @qualified)
+    (pointer_declarator declarator: (function_declarator declarator: (qualified_identifier) @qualified))
+    (reference_declarator (function_declarator declarator: (qualified_identifier) @qualified))]
   body: (_) @body) @sig) @def.method
 
 (class_specifier name: (type_identifier) @name body: (_) @body) @def.class
 (struct_specifier name: (type_identifier) @name body: (_) @body) @def.class
 (union_specifier name: (type_identifier) @name body: (_) @body) @def.class
 (enum_specifier name: (type_identifier) @name body: (_) @body) @def.class
+(class_specifier name: (template_type name: (type_identifier) @name) body: (_) @body) @def.class
+(struct_specifier name: (template_type name: (type_identifier) @name) body: (_) @body) @def.class
+(template_declaration [
+  (class_specifier name: (template_type name: (type_identifier) @name) body: (_) @body)
+  (struct_specifier name: (template_type name: (type_identifier) @name) body: (_) @body)] @sig) @def.class
 (template_declaration [
   (class_specifier name: (type_identifier) @name body: (_) @body)
   (struct_specifier name: (type_identifier) @name body: (_) @body)
@@ -61,6 +60,9 @@
 (type_definition type: [
   (primitive_type) (type_identifier) (sized_type_specifier) (qualified_identifier) (template_type)]
   declarator: (type_identifier) @name) @def.class
+
+(namespace_definition name: (namespace_identifier) @namespace)
+(namespace_definition name: (nested_namespace_specifier (namespace_identifier) @namespace))
 
 (comment) @comment
 

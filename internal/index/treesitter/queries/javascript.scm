@@ -1,4 +1,9 @@
 ; JavaScript (and JSX). Captures as in python.scm; @comment as in go.scm.
+;
+; Functions are named as a reader would call them: function f, const f = () =>
+; and const f = function, x.f = function () and x.f = () => (f), { f() {} }
+; and { f: () => ... } (f), a named function expression (function f () {}
+; passed as an argument: f); class methods are Class.method.
 
 (function_declaration name: (identifier) @name body: (statement_block) @body) @def.function
 (generator_function_declaration name: (identifier) @name body: (statement_block) @body) @def.function
@@ -7,6 +12,13 @@
 (variable_declarator name: (identifier) @name value: [
   (arrow_function body: (_) @body)
   (function_expression body: (_) @body)]) @def.function
+(assignment_expression left: [
+    (identifier) @name
+    (member_expression property: (property_identifier) @name)]
+  right: [(function_expression !name body: (_) @body) (arrow_function body: (_) @body)]) @def.function
+(pair key: (property_identifier) @name value: [(function_expression !name body: (_) @body) (arrow_function body: (_) @body)]) @def.function
+(function_expression name: (identifier) @name body: (_) @body) @def.function
+(field_definition property: (property_identifier) @name value: [(function_expression !name body: (_) @body) (arrow_function body: (_) @body)]) @def.method
 
 (comment) @comment
 

@@ -5,7 +5,8 @@
 ; @receiver (impl Foo { fn bar } and impl Trait for Foo { fn bar } are both
 ; Foo.bar); fn items and signatures in a trait are "method" of the trait.
 ; struct, enum, union, trait, type alias and inline mod (mod m { ... }) are
-; "class"; const and static items at file level are "variable"; macro_rules!
+; "class", but a mod is no scope (mod tests { fn it_works } is it_works, and
+; impl dyn Value { fn f } is Value.f); const and static items at file level are "variable"; macro_rules!
 ; definitions are "function". A definition's range is the item itself, without
 ; its outer attributes (#[derive(...)]) or doc comments; its doc is the first
 ; line of the comment block right above it, attributes between them allowed.
@@ -26,7 +27,11 @@
     (type_identifier) @receiver
     (generic_type type: (type_identifier) @receiver)
     (scoped_type_identifier name: (type_identifier) @receiver)
-    (generic_type type: (scoped_type_identifier name: (type_identifier) @receiver))]
+    (generic_type type: (scoped_type_identifier name: (type_identifier) @receiver))
+    (dynamic_type trait: (type_identifier) @receiver)
+    (dynamic_type trait: (scoped_type_identifier name: (type_identifier) @receiver))
+    (reference_type type: (type_identifier) @receiver)
+    (reference_type type: (generic_type type: (type_identifier) @receiver))]
   body: (declaration_list (function_item name: (identifier) @name body: (block) @body) @def.method))
 (trait_item body: (declaration_list (function_item name: (identifier) @name body: (block) @body) @def.method))
 (trait_item body: (declaration_list (function_signature_item name: (identifier) @name) @def.method))
@@ -36,7 +41,7 @@
 (union_item name: (type_identifier) @name body: (_) @body) @def.class
 (trait_item name: (type_identifier) @name body: (_) @body) @def.class
 (type_item name: (type_identifier) @name) @def.class
-(mod_item name: (identifier) @name body: (_) @body) @def.class
+(mod_item name: (identifier) @name body: (_) @body) @def.namespace
 (macro_definition name: (identifier) @name) @def.function
 
 (source_file (const_item name: (identifier) @name) @def.variable)

@@ -7,6 +7,13 @@
 (variable_declarator name: (identifier) @name value: [
   (arrow_function body: (_) @body)
   (function_expression body: (_) @body)]) @def.function
+(assignment_expression left: [
+    (identifier) @name
+    (member_expression property: (property_identifier) @name)]
+  right: [(function_expression !name body: (_) @body) (arrow_function body: (_) @body)]) @def.function
+(pair key: (property_identifier) @name value: [(function_expression !name body: (_) @body) (arrow_function body: (_) @body)]) @def.function
+(function_expression name: (identifier) @name body: (_) @body) @def.function
+(public_field_definition name: (property_identifier) @name value: [(function_expression !name body: (_) @body) (arrow_function body: (_) @body)]) @def.method
 
 (comment) @comment
 

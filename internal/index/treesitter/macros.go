@@ -1,0 +1,178 @@
+package treesitter
+
+import "bytes"
+
+// C and C++ code is full of annotation macros the parser cannot expand
+// (FMT_CONSTEXPR auto f() FMT_NOEXCEPT { ... }, FMT_BEGIN_NAMESPACE,
+// CATCH_INTERNAL_START_WARNINGS_SUPPRESSION): each leaves a syntax error
+// that can swallow the class around it, and its methods lose their scope.
+// blankMacros hides them from the parser, and only from it: they are
+// replaced by spaces of the same length, so every offset stays the
+// source's, and names, signatures and docs are read from the source.
+
+// blankMacros returns src with every annotation macro blanked, or src itself
+// when it has none. An annotation macro is an upper-case identifier with an
+// underscore (FMT_API, not NULL or FILE), outside comments, strings and
+// preprocessor lines, followed by another word or a brace (or, after a
+// declarator's ")", by ":", "->" or "="): where a value or a call would
+// never stand (a macro called, FOO(x), or used as a value, return FOO_MAX;
+// or case FOO_MAX:, is kept).
+func blankMacros(src []byte) []byte {
+	out := src
+	lineStart := true // only blanks and nothing else since the line began
+	var prev byte     // the last character of the previous token
+	scope := false    // the previous token is "::"
+	for i := 0; i < len(src); {
+		c := src[i]
+		switch {
+		case c == '\n':
+			lineStart = true
+			i++
+			continue
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+			i++
+			continue
+		case c == '#' && lineStart:
+			i = skipPreprocessor(src, i)
+			continue
+		case c == '/' && i+1 < len(src) && src[i+1] == '/':
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+			continue
+		case c == '/' && i+1 < len(src) && src[i+1] == '*':
+			end := indexFrom(src, i+2, "*/")
+			i = end + 2
+			continue
+		case c == '"' || c == '\'':
+			i = skipQuoted(src, i)
+			lineStart, prev = false, c
+			continue
+		}
+		lineStart = false
+		if !isIdentByte(c) {
+			scope = c == ':' && prev == ':' && i > 0 && src[i-1] == ':'
+			prev = c
+			i++
+			continue
+		}
+		j := i
+		for j < len(src) && isIdentByte(src[j]) {
+			j++
+		}
+		if isMacroName(src[i:j]) && !scope && (i == 0 || !isIdentByte(src[i-1])) && annotationFollows(src, j, prev == ')') {
+			if &out[0] == &src[0] {
+				out = append([]byte(nil), src...)
+			}
+			for k := i; k < j; k++ {
+				out[k] = ' '
+			}
+		}
+		i, prev, scope = j, 'a', false
+	}
+	return out
+}
+
+// isMacroName: upper-case letters, digits and underscores, with an
+// underscore and a letter, not starting with a digit or an underscore.
+func isMacroName(w []byte) bool {
+	if len(w) < 3 || w[0] < 'A' || w[0] > 'Z' {
+		return false
+	}
+	under := false
+	for _, c := range w {
+		switch {
+		case c == '_':
+			under = true
+		case c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		default:
+			return false
+		}
+	}
+	return under
+}
+
+// annotationFollows reports whether the next token after i starts a word
+// or a brace (a comment or a line break in between allowed); after a
+// declarator's ")" also a constructor's ":", a "->" or an "=" (= default).
+func annotationFollows(src []byte, i int, afterParen bool) bool {
+	for i < len(src) {
+		c := src[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+			i++
+		case c == '/' && i+1 < len(src) && src[i+1] == '/':
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+		case c == '/' && i+1 < len(src) && src[i+1] == '*':
+			i = indexFrom(src, i+2, "*/") + 2
+		default:
+			if afterParen {
+				next := byte(0)
+				if i+1 < len(src) {
+					next = src[i+1]
+				}
+				if c == ':' && next != ':' || c == '-' && next == '>' || c == '=' && next != '=' {
+					return true
+				}
+			}
+			return c == '{' || c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		}
+	}
+	return false
+}
+
+// skipPreprocessor returns the end of the directive starting at i (its
+// backslash-continued lines included).
+func skipPreprocessor(src []byte, i int) int {
+	for i < len(src) {
+		if src[i] == '\n' && (i == 0 || src[i-1] != '\\') && !(i >= 2 && src[i-1] == '\r' && src[i-2] == '\\') {
+			return i
+		}
+		i++
+	}
+	return i
+}
+
+// skipQuoted returns the index after the string or character literal
+// starting at i (an unterminated one ends at its line's end).
+func skipQuoted(src []byte, i int) int {
+	q := src[i]
+	for i++; i < len(src); i++ {
+		switch src[i] {
+		case '\\':
+			i++
+		case q:
+			return i + 1
+		case '\n':
+			return i
+		}
+	}
+	return i
+}
+
+func indexFrom(src []byte, i int, sep string) int {
+	for ; i+len(sep) <= len(src); i++ {
+		if string(src[i:i+len(sep)]) == sep {
+			return i
+		}
+	}
+	return len(src)
+}
+
+// cppMarkers are text only C++ has; one in a .h file makes it C++.
+var cppMarkers = [][]byte{
+	[]byte("template <"), []byte("template<"), []byte("namespace "), []byte("std::"),
+	[]byte("public:"), []byte("private:"), []byte("protected:"),
+}
+
+// looksCpp reports whether a header holds C++ rather than C.
+func looksCpp(src []byte) bool {
+	for _, m := range cppMarkers {
+		if bytes.Contains(src, m) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,78 @@
+package search
+
+// Issue-template boilerplate: what a reporter fills in or leaves from a
+// template (HTML comments, checklists, "Describe the bug" headings) and
+// environment dumps (OS, browser, compiler and package versions, pip
+// freeze). Their words are the same in every issue, so they pull version
+// printers, entry modules and other hubs to the top; the task's own words
+// are the rest.
+
+import "strings"
+
+var (
+	htmlCommentRE = lazyRegexp(`(?s)<!--.*?-->`)
+	checklistRE   = lazyRegexp(`^\s*[-*+]\s+\[[ xX]\]`)
+	// headingRE is a line that is only a heading: Markdown #, wholly
+	// bold, or a few words ending in a colon.
+	headingRE = lazyRegexp(`^\s*(#{1,6}\s+[^#\n]*|\*\*[^*\n]+\*\*:?|__[^_\n]+__:?|[A-Z][A-Za-z-]*( [A-Za-z-]+){0,3}:)\s*$`)
+	// versionRE is a version number: 1.2, v3.4.5, 2.0.0-rc1.
+	versionRE = lazyRegexp(`\bv?\d+\.\d+(\.\d+)*([-+.]?[A-Za-z0-9]+)?\b`)
+	// pinRE is a pinned package (pip freeze, requirements): name==1.2.3.
+	pinRE = lazyRegexp(`^\s*[-*]?\s*[A-Za-z][\w.-]*\s*(==|===|@)\s*\S+\s*$`)
+	// envKeyRE is an environment line keyed by what it describes.
+	envKeyRE = lazyRegexp(`(?i)^\s*[-*]?\s*(os|operating system|platform|browser|device|arch|architecture|kernel|distro|distribution|shell|terminal|compiler|environment|system)\b[^:\n]{0,30}:`)
+	// frameLineRE is a stack frame, which a version-like path must not hide.
+	frameLineRE = lazyRegexp(`(?i)(\bfile\s+"|\bat\s+\S+[:(]|\.\w+:\d+)`)
+)
+
+// StripBoilerplate removes issue-template boilerplate from task text:
+// HTML comments, checklist lines, heading-only lines after the first
+// (the title) that hold no code-shaped word, and environment lines (short
+// lines with a version number and no code, pinned packages, lines keyed
+// by OS, platform, browser or compiler). Stack frames, links, paths and
+// lines with inline code are kept.
+func StripBoilerplate(text string) string {
+	text = htmlCommentRE().ReplaceAllString(text, "\n")
+	lines := strings.Split(text, "\n")
+	out := lines[:0]
+	inFence := false
+	for i, line := range lines {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			inFence = !inFence
+		} else if i > 0 && isBoilerplateLine(line, inFence) {
+			continue
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
+}
+
+// isBoilerplateLine reports whether one line is boilerplate; in a fenced
+// block only pinned packages and version lines are (code has headings'
+// shape: `else:`).
+func isBoilerplateLine(line string, inFence bool) bool {
+	t := strings.TrimSpace(line)
+	if t == "" || strings.Contains(t, "`") || strings.Contains(t, "/") || frameLineRE().MatchString(t) {
+		return false
+	}
+	if pinRE().MatchString(t) {
+		return true
+	}
+	if !inFence && (checklistRE().MatchString(t) || envKeyRE().MatchString(t)) {
+		return true
+	}
+	if !inFence && headingRE().MatchString(t) {
+		for _, id := range identRE().FindAllString(t, -1) {
+			if codeShaped(id) {
+				return false
+			}
+		}
+		return true
+	}
+	// A short line with a version number and no code: "jq version 1.6",
+	// "- Day.js Version 1.10.1", "Python 3.8.5".
+	if versionRE().MatchString(t) && len(strings.Fields(t)) <= maxEnvLineWords && !strings.ContainsAny(t, "(){}=;<>[]") {
+		return true
+	}
+	return false
+}
