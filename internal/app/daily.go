@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -11,7 +10,6 @@ import (
 	"github.com/grit-dev/grit/internal/config"
 	"github.com/grit-dev/grit/internal/contextfiles"
 	"github.com/grit-dev/grit/internal/mcpclient"
-	"github.com/grit-dev/grit/internal/permission"
 	"github.com/grit-dev/grit/internal/provider"
 	"github.com/grit-dev/grit/internal/tool"
 )
@@ -151,63 +149,4 @@ func (s *AgentSession) MCPStatus() []mcpclient.Status {
 		return nil
 	}
 	return s.MCP.Status()
-}
-
-// MCPConfigPath is the file `grit mcp add --scope SCOPE` edits: the
-// repository's .mcp.json (project) or the user's settings.json (user).
-func MCPConfigPath(scope, root string, co config.LoadOptions) (string, error) {
-	root, err := permission.WorkspaceRoot(root)
-	if err != nil {
-		return "", err
-	}
-	switch scope {
-	case "project", "":
-		return filepath.Join(root, mcpclient.ProjectFile), nil
-	case "user":
-		home := co.Home
-		if home == "" {
-			if home, err = os.UserHomeDir(); err != nil {
-				return "", err
-			}
-		}
-		return filepath.Join(config.UserDir(home, co.Getenv), "settings.json"), nil
-	}
-	return "", fmt.Errorf("unknown scope %q (expected: project, user)", scope)
-}
-
-// MCPServers are the servers a session in root would use, with warnings
-// (an untrusted repository's .mcp.json is reported, not used).
-func MCPServers(root string, co config.LoadOptions, trustPath string) ([]mcpclient.Named, []string, error) {
-	root, err := permission.WorkspaceRoot(root)
-	if err != nil {
-		return nil, nil, err
-	}
-	_, src, err := config.Load(root, co)
-	if err != nil {
-		return nil, nil, err
-	}
-	status, err := permission.CheckTrustAt(root, trustPath)
-	if err != nil {
-		return nil, nil, err
-	}
-	servers, warnings := mcpclient.Load(root, src.User.Settings.Extra["mcpServers"], repoDefinitionsHonoured(status.Honoured()))
-	if !status.Honoured() {
-		if f, err := mcpclient.ReadFile(filepath.Join(root, mcpclient.ProjectFile)); err == nil && len(f.MCPServers) > 0 {
-			warnings = append(warnings, fmt.Sprintf("%s defines %d server(s), not used until the repository is trusted (grit trust)", mcpclient.ProjectFile, len(f.MCPServers)))
-		}
-	}
-	return servers, warnings, nil
-}
-
-// MCPCheck connects every server a session in root would use and reports
-// its state and tool count (grit doctor), then stops them.
-func MCPCheck(ctx context.Context, root string) ([]mcpclient.Status, []string, error) {
-	servers, warnings, err := MCPServers(root, config.LoadOptions{}, "")
-	if err != nil {
-		return nil, nil, err
-	}
-	m := mcpclient.NewManager(servers, "", "grit")
-	defer m.Close()
-	warnings = append(warnings, mcpclient.Register(ctx, m, tool.NewRegistry())...)
-	return m.Status(), warnings, nil
 }

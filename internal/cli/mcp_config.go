@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/grit-dev/grit/internal/app"
 	"github.com/grit-dev/grit/internal/config"
 	"github.com/grit-dev/grit/internal/mcpclient"
 )
@@ -69,7 +68,7 @@ func newMCPConfigCmds(e *env) []*cobra.Command {
 			if err := s.Validate(args[0]); err != nil {
 				return usageError{err}
 			}
-			path, err := app.MCPConfigPath(f.scope, "", config.LoadOptions{})
+			path, err := mcpclient.ConfigPath(f.scope, "", config.LoadOptions{})
 			if err != nil {
 				return usageError{err}
 			}
@@ -98,7 +97,7 @@ func newMCPConfigCmds(e *env) []*cobra.Command {
 		Short: "Remove an MCP server",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			path, err := app.MCPConfigPath(rmScope, "", config.LoadOptions{})
+			path, err := mcpclient.ConfigPath(rmScope, "", config.LoadOptions{})
 			if err != nil {
 				return usageError{err}
 			}
@@ -138,13 +137,13 @@ func newMCPConfigCmds(e *env) []*cobra.Command {
 }
 
 func mcpList(e *env, asJSON, check bool) error {
-	servers, warnings, err := app.MCPServers("", config.LoadOptions{}, "")
+	servers, warnings, err := mcpclient.Servers("", config.LoadOptions{}, "")
 	if err != nil {
 		return err
 	}
 	var status []mcpclient.Status
 	if check {
-		if status, warnings, err = app.MCPCheck(e.ctx, ""); err != nil {
+		if status, warnings, err = mcpclient.Check(e.ctx, ""); err != nil {
 			return err
 		}
 	}
@@ -190,7 +189,7 @@ func statusLine(s mcpclient.Status) string {
 // mcpCheck is grit doctor's line for the MCP servers.
 func mcpCheck(ctx context.Context, root string) doctorResult {
 	r := doctorResult{Name: "mcp servers", OK: true}
-	status, warnings, err := app.MCPCheck(ctx, root)
+	status, warnings, err := mcpclient.Check(ctx, root)
 	if err != nil {
 		r.OK, r.Detail = false, err.Error()
 		return r
