@@ -26,18 +26,18 @@ type ExitPlanMode struct {
 func (ExitPlanMode) Name() string        { return "ExitPlanMode" }
 func (ExitPlanMode) Description() string { return exitPlanModeDesc() }
 func (ExitPlanMode) Schema() json.RawMessage {
-	return json.RawMessage(`{"type":"object","properties":{` +
-		`"plan":{"type":"string","description":"The plan to present for approval, in markdown"}},` +
-		`"required":["plan"]}`)
+	return rawSchema[exitPlanModeInput](nil)
+}
+
+type exitPlanModeInput struct {
+	Plan string `json:"plan" jsonschema:"The plan to present for approval, in markdown"`
 }
 
 // Kind: leaving plan mode changes what every later call may do.
 func (ExitPlanMode) Kind() Kind { return KindExecute }
 
 func (t ExitPlanMode) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {
-	var in struct {
-		Plan string `json:"plan"`
-	}
+	var in exitPlanModeInput
 	if err := decode("ExitPlanMode", input, &in); err != nil {
 		return finish(Result{}, err)
 	}

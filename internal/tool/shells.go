@@ -220,10 +220,12 @@ type BashOutput struct{}
 func (BashOutput) Name() string        { return "BashOutput" }
 func (BashOutput) Description() string { return bashOutputDesc() }
 func (BashOutput) Schema() json.RawMessage {
-	return json.RawMessage(`{"type":"object","properties":{` +
-		`"bash_id":{"type":"string","description":"The background shell's ID"},` +
-		`"filter":{"type":"string","description":"Regular expression: only matching lines are returned (the others are discarded)"}},` +
-		`"required":["bash_id"]}`)
+	return rawSchema[bashOutputInput](nil)
+}
+
+type bashOutputInput struct {
+	BashID string `json:"bash_id" jsonschema:"The background shell's ID"`
+	Filter string `json:"filter,omitempty" jsonschema:"Regular expression: only matching lines are returned (the others are discarded)"`
 }
 
 func (t BashOutput) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {
@@ -231,10 +233,7 @@ func (t BashOutput) Run(ctx context.Context, env *Env, input json.RawMessage) (R
 }
 
 func (BashOutput) run(env *Env, input json.RawMessage) (Result, error) {
-	var in struct {
-		BashID string `json:"bash_id"`
-		Filter string `json:"filter"`
-	}
+	var in bashOutputInput
 	if err := decode("BashOutput", input, &in); err != nil {
 		return Result{}, err
 	}
@@ -281,15 +280,15 @@ func (KillShell) Name() string        { return "KillShell" }
 func (KillShell) Description() string { return killShellDesc() }
 func (KillShell) Kind() Kind          { return KindExecute }
 func (KillShell) Schema() json.RawMessage {
-	return json.RawMessage(`{"type":"object","properties":{` +
-		`"shell_id":{"type":"string","description":"The background shell's ID"}},` +
-		`"required":["shell_id"]}`)
+	return rawSchema[killShellInput](nil)
+}
+
+type killShellInput struct {
+	ShellID string `json:"shell_id" jsonschema:"The background shell's ID"`
 }
 
 func (t KillShell) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error) {
-	var in struct {
-		ShellID string `json:"shell_id"`
-	}
+	var in killShellInput
 	if err := decode("KillShell", input, &in); err != nil {
 		return finish(Result{}, err)
 	}
