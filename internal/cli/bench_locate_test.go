@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -67,13 +69,18 @@ func TestBenchLocateDropsNothing(t *testing.T) {
 	src := t.TempDir()
 	benchGit(t, src, "init", "-q", "-b", "main")
 	commit := func(files map[string]string) string {
-		for p, s := range files {
-			full := filepath.Join(src, p)
-			if s == "" {
-				os.RemoveAll(full)
-				continue
+		// Deletions first, then writes in path order: a map's order is
+		// random, and "tools" must be gone before "tools/gen.py" is written.
+		paths := slices.Sorted(maps.Keys(files))
+		for _, p := range paths {
+			if files[p] == "" {
+				os.RemoveAll(filepath.Join(src, p))
 			}
-			writeFile(t, full, s)
+		}
+		for _, p := range paths {
+			if files[p] != "" {
+				writeFile(t, filepath.Join(src, p), files[p])
+			}
 		}
 		benchGit(t, src, "add", "-A")
 		benchGit(t, src, "commit", "-q", "-m", "step")
