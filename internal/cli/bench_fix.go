@@ -54,7 +54,7 @@ outside_function (the rest of the change is outside any function: class
 bodies, module level, new files, or no function to enter through). The tree
 is put back after each instance. Instances that cannot run are listed as
 errors with the step that failed, never skipped.`,
-		Example: `  grit bench fix --oracle --data ../shared/bench/dev.jsonl --repos /work/.mirror
+		Example: `  grit bench fix --oracle --data ../shared/bench/dev.jsonl --repos MIRRORS
   grit bench fix --oracle --data dev_poly.jsonl --repos mirrors --limit 20 --out runs.jsonl --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
