@@ -181,8 +181,8 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 		}
 	}
 	user := src.User.Settings.Permissions
-	user.Allow = append(permission.SplitToolList(o.AllowedTools), user.Allow...)
-	user.Deny = append(permission.SplitToolList(o.DisallowedTools), user.Deny...)
+	user.Allow = append(config.SplitToolList(o.AllowedTools), user.Allow...)
+	user.Deny = append(config.SplitToolList(o.DisallowedTools), user.Deny...)
 	if mode == "" && src.Env.Settings.Permissions.DefaultMode != "" {
 		mode = src.Env.Settings.Permissions.DefaultMode
 	}

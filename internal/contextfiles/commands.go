@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/grit-dev/grit/internal/config"
 )
 
 // Command is a custom slash command: a Markdown file whose body is the
@@ -67,7 +69,7 @@ func FindCommands(opts Options, project bool) (*Commands, error) {
 	files, warnings := loadMarkdownDirs(dirs)
 	c := &Commands{Warnings: warnings}
 	for _, f := range files {
-		c.List = append(c.List, Command{Name: f.Name, Description: f.Meta["description"], AllowedTools: splitToolRules(f.Meta["allowed-tools"]),
+		c.List = append(c.List, Command{Name: f.Name, Description: f.Meta["description"], AllowedTools: config.SplitToolList([]string{f.Meta["allowed-tools"]}),
 			Model: f.Meta["model"], ArgumentHint: f.Meta["argument-hint"], Path: f.Path, Source: f.Source, Body: f.Body})
 	}
 	sort.SliceStable(c.List, func(i, j int) bool { return c.List[i].Name < c.List[j].Name })
@@ -108,29 +110,4 @@ func (cmd Command) Expand(args string) string {
 		body += "\n\nARGUMENTS: " + args
 	}
 	return body
-}
-
-// splitToolRules splits an allowed-tools value into rules: commas or
-// spaces separate them, except inside parentheses ("Bash(git add:*) Read").
-func splitToolRules(v string) []string {
-	var out []string
-	depth, start := 0, 0
-	flush := func(end int) {
-		if s := strings.TrimSpace(v[start:end]); s != "" {
-			out = append(out, s)
-		}
-	}
-	for i, r := range v {
-		switch {
-		case r == '(':
-			depth++
-		case r == ')' && depth > 0:
-			depth--
-		case (r == ',' || r == ' ' || r == '\t') && depth == 0:
-			flush(i)
-			start = i + 1
-		}
-	}
-	flush(len(v))
-	return out
 }

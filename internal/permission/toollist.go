@@ -1,40 +1,17 @@
 package permission
 
-import "strings"
+import (
+	"strings"
 
-// SplitToolList splits Claude Code style tool lists: entries separated by
-// commas or spaces, except inside parentheses ("Bash(git log:*) Read").
-func SplitToolList(values []string) []string {
-	var out []string
-	for _, v := range values {
-		depth, start := 0, 0
-		flush := func(end int) {
-			if s := strings.TrimSpace(v[start:end]); s != "" {
-				out = append(out, s)
-			}
-		}
-		for i, r := range v {
-			switch {
-			case r == '(':
-				depth++
-			case r == ')' && depth > 0:
-				depth--
-			case (r == ',' || r == ' ' || r == '\t') && depth == 0:
-				flush(i)
-				start = i + 1
-			}
-		}
-		flush(len(v))
-	}
-	return out
-}
+	"github.com/grit-dev/grit/internal/config"
+)
 
 // RemovedTools are the bare tool names of a disallow list (Claude Code's
 // --disallowedTools): such a tool is taken out of the model's list, while a
 // rule with a pattern ("Bash(rm:*)") only denies matching calls.
 func RemovedTools(disallowed []string) map[string]bool {
 	out := map[string]bool{}
-	for _, r := range SplitToolList(disallowed) {
+	for _, r := range config.SplitToolList(disallowed) {
 		if !strings.Contains(r, "(") {
 			out[r] = true
 		}
