@@ -42,7 +42,8 @@ normalised to 0–1 and weighted:
   content 0.6    the task's rarest identifiers, credited to the definitions holding
                  them (in process over the cached corpus; ripgrep for large repos)
   lexical 0.9    BM25 over files and definitions
-  spread 0.5     callers, callees and members of the strongest hits
+  spread 0.5     callers, callees and members of the strongest hits, each in
+                 proportion to its own evidence (the graph reorders, it does not add)
   recency 0.3    files touched in the last 10 commits
   traceback 1.0  frames of Python, pytest, Go and JavaScript traces in the repository,
                  and the definitions whose source holds a quoted error message
@@ -61,11 +62,14 @@ Code terms (code spans, snippets, error messages) weigh twice prose words in
 BM25. The site that defines a name written as code in prose gets a definition
 boost (×2 on symbol); names only in example code, and builtin-looking names,
 count less. Issue-template boilerplate (HTML comments, checklists, template
-headings, environment and version dumps) is not read. Test files are demoted
-unless the task is about tests, and so are documentation, examples, benchmarks,
-setup scripts and generated, vendored, minified or amalgamated files (by
-directory, file name, a generator's banner, .gitattributes) unless the task
-names them; demoted files are listed after all the others, each part by score. The same index
+headings, environment and version dumps) and web links are not read (a link
+to a file in a code host counts as its path). Test files are demoted unless
+the task is about tests, and so are documentation, examples, benchmarks, setup
+scripts, generated, vendored, minified or amalgamated files (by directory, file
+name, a generator's banner, .gitattributes) and files in a language that holds
+under a tenth of the repository's source files (the build and CI scripts of a
+project written in another) unless the task names them; demoted files are
+listed after all the others, each part by score. The same index
 and task always give the same ranking. --explain says why each hit ranks where
 it does; --json prints the whole result with every signal's contribution.
 

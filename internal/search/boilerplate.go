@@ -21,6 +21,11 @@ var (
 	pinRE = lazyRegexp(`^\s*[-*]?\s*[A-Za-z][\w.-]*\s*(==|===|@)\s*\S+\s*$`)
 	// envKeyRE is an environment line keyed by what it describes.
 	envKeyRE = lazyRegexp(`(?i)^\s*[-*]?\s*(os|operating system|platform|browser|device|arch|architecture|kernel|distro|distribution|shell|terminal|compiler|environment|system)\b[^:\n]{0,30}:`)
+	// urlRE is a web address; repoPathRE is the repository path in a code
+	// host's link to a file (…/blob/REF/PATH#L12, …/-/tree/REF/PATH), its
+	// line anchor kept.
+	urlRE      = lazyRegexp(`\bhttps?://[^\s<>()\[\]"'` + "`" + `]+`)
+	repoPathRE = lazyRegexp(`/(?:-/)?(?:blob|tree|raw)/[^/]+/([^#?]+(?:#L\d+)?)`)
 	// frameLineRE is a stack frame, which a version-like path must not hide.
 	frameLineRE = lazyRegexp(`(?i)(\bfile\s+"|\bat\s+\S+[:(]|\.\w+:\d+)`)
 )
@@ -29,10 +34,19 @@ var (
 // HTML comments, checklist lines, heading-only lines after the first
 // (the title) that hold no code-shaped word, and environment lines (short
 // lines with a version number and no code, pinned packages, lines keyed
-// by OS, platform, browser or compiler). Stack frames, links, paths and
-// lines with inline code are kept.
+// by OS, platform, browser or compiler), and web addresses: a link to a
+// file in a code host keeps its repository path, any other link goes (its
+// host and path words, github, com, pull, are in every issue and, as
+// import paths, in every Go file). Stack frames, paths and lines with
+// inline code are kept.
 func StripBoilerplate(text string) string {
 	text = htmlCommentRE().ReplaceAllString(text, "\n")
+	text = urlRE().ReplaceAllStringFunc(text, func(u string) string {
+		if m := repoPathRE().FindStringSubmatch(u); m != nil {
+			return m[1]
+		}
+		return " "
+	})
 	lines := strings.Split(text, "\n")
 	out := lines[:0]
 	inFence := false

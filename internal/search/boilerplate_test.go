@@ -43,6 +43,21 @@ func TestStripBoilerplate(t *testing.T) {
 	}
 }
 
+// TestStripLinks: a link to a file keeps its repository path; other links go.
+func TestStripLinks(t *testing.T) {
+	for in, want := range map[string]string{
+		"Support new field from https://github.com/grpc/grpc-proto/pull/69":              "Support new field from  ",
+		"see https://github.com/o/r/blob/main/src/x/y.py#L12 there":                      "see src/x/y.py#L12 there",
+		"[screenshot](https://ibb.co/dpLKkL9) shows it":                                  "[screenshot]( ) shows it",
+		"in https://gitlab.com/g/p/-/tree/v1.2/lib/a.rb?x=1.":                            "in lib/a.rb",
+		"Related to #1786, see <https://example.org/docs/page.html> for `rate_limit(x)`": "Related to #1786, see < > for `rate_limit(x)`",
+	} {
+		if got := StripBoilerplate(in); got != want {
+			t.Errorf("StripBoilerplate(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestGeneratedDetection(t *testing.T) {
 	for p, want := range map[string]bool{
 		"third_party/clara.hpp":           true,

@@ -231,6 +231,37 @@ func IsAuxPath(p string) bool {
 	return auxFiles[strings.ToLower(segs[len(segs)-1])]
 }
 
+// markMinorityLanguages marks the files whose language family holds less
+// than minorLangShare of the repository's source files: the build, CI and
+// packaging scripts of a project written in another language (a setup.py
+// beside C++ sources, the shell scripts of a Rust crate) match every task's
+// words yet are almost never where its fix goes.
+func markMinorityLanguages(files []corpusFile) {
+	n := map[string]int{}
+	for _, f := range files {
+		n[langFamily(f.path)]++
+	}
+	for i := range files {
+		files[i].isMinor = float64(n[langFamily(files[i].path)]) < minorLangShare*float64(len(files))
+	}
+}
+
+// langFamily names the language family of a path by its extension: C and
+// C++ share headers, and JavaScript and TypeScript one code base, so each
+// pair counts as one; any other extension is its own family.
+func langFamily(p string) string {
+	switch e := strings.ToLower(path.Ext(p)); e {
+	case ".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".inl", ".ipp":
+		return "c"
+	case ".js", ".jsx", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx":
+		return "js"
+	case ".sh", ".bash":
+		return "sh"
+	default:
+		return e
+	}
+}
+
 // IsTestPath reports whether a repository path is a test file: under a
 // test/tests/testing directory, or named test_*, *_test, *_tests, conftest,
 // *.spec.* or *.test.*.

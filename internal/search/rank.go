@@ -104,7 +104,7 @@ func (c *Corpus) Search(ctx context.Context, ix *index.Index, q Query, start tim
 		if qi.named[f.path] {
 			return false
 		}
-		return f.isTest && !qi.aboutTests || f.isAux || f.isGen || gen[fi]
+		return f.isTest && !qi.aboutTests || f.isAux || f.isGen || f.isMinor || gen[fi]
 	}
 
 	// Files: their own signals plus their best definition's symbol match.

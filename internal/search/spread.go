@@ -38,16 +38,21 @@ func (c *Corpus) scoreSpread(cands, fileC []candidate) {
 				spread[to], from[to] = v, src
 			}
 		}
+		// As for files below: a neighbour gets the seed's share times its
+		// own standing against the best seed's, so the graph reorders the
+		// definitions the task's words found instead of lifting every
+		// member and callee of the best ones alike.
+		own := func(n int) float64 { return math.Min(1, base(&cands[n])/maxBase) }
 		for si, s := range seeds {
 			share := base(&cands[s]) / maxBase
 			ns := c.neighbours(s)
 			for _, n := range ns {
-				give(n, share, s)
+				give(n, share*own(n), s)
 				if si < spreadSeeds2 {
 					ns2 := c.neighbours(n)
 					for _, n2 := range ns2 {
 						if n2 != s {
-							give(n2, share*SpreadSecondHop, s)
+							give(n2, share*SpreadSecondHop*own(n2), s)
 						}
 					}
 				}

@@ -60,17 +60,73 @@ func blankMacros(src []byte) []byte {
 		for j < len(src) && isIdentByte(src[j]) {
 			j++
 		}
-		if isMacroName(src[i:j]) && !scope && (i == 0 || !isIdentByte(src[i-1])) && annotationFollows(src, j, prev == ')') {
-			if &out[0] == &src[0] {
-				out = append([]byte(nil), src...)
-			}
-			for k := i; k < j; k++ {
+		if !isMacroName(src[i:j]) || scope || i > 0 && isIdentByte(src[i-1]) {
+			i, prev, scope = j, 'a', false
+			continue
+		}
+		if end := macroCallEnd(src, j); end > j && wordFollows(src, end) {
+			// An annotation called with arguments before a declaration,
+			// FMT_SUPPRESS_MSC_WARNING(26495): the call goes too.
+			j = end
+		} else if !annotationFollows(src, j, prev == ')') {
+			i, prev, scope = j, 'a', false
+			continue
+		}
+		if &out[0] == &src[0] {
+			out = append([]byte(nil), src...)
+		}
+		for k := i; k < j; k++ {
+			if out[k] != '\n' { // lines stay where they are
 				out[k] = ' '
 			}
 		}
 		i, prev, scope = j, 'a', false
 	}
 	return out
+}
+
+// maxMacroArgs bounds how far a macro call's arguments are scanned for
+// their closing parenthesis: annotations take a few words.
+const maxMacroArgs = 256
+
+// macroCallEnd returns the index after the parenthesised arguments that
+// follow i (blanks allowed before "("), or i when there are none within
+// maxMacroArgs bytes on balanced parentheses outside strings.
+func macroCallEnd(src []byte, i int) int {
+	k := i
+	for k < len(src) && (src[k] == ' ' || src[k] == '\t') {
+		k++
+	}
+	if k >= len(src) || src[k] != '(' {
+		return i
+	}
+	depth := 0
+	for p := k; p < len(src) && p < k+maxMacroArgs; p++ {
+		switch src[p] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return p + 1
+			}
+		case '"', '\'':
+			p = skipQuoted(src, p) - 1
+		case ';', '{', '}':
+			return i
+		}
+	}
+	return i
+}
+
+// wordFollows reports whether the next token after i (blanks and line
+// breaks between allowed) starts a word: a declaration, not an operator,
+// a ";" or a brace.
+func wordFollows(src []byte, i int) bool {
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\r' || src[i] == '\n') {
+		i++
+	}
+	return i < len(src) && (src[i] == '_' || src[i] >= 'a' && src[i] <= 'z' || src[i] >= 'A' && src[i] <= 'Z')
 }
 
 // isMacroName: upper-case letters, digits and underscores, with an

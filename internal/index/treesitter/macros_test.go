@@ -16,7 +16,11 @@ func TestBlankMacros(t *testing.T) {
 		{"#define FMT_API __attribute__((visibility(\"default\")))\nint a;", "#define FMT_API __attribute__((visibility(\"default\")))\nint a;"},
 		{"// FMT_API void g();\nconst char *s = \"FMT_API void\";", "// FMT_API void g();\nconst char *s = \"FMT_API void\";"},
 		{"ns::MY_TYPE x;", "ns::MY_TYPE x;"},
-		{"public: FMT_INLINE void h();", "public:            void h();"}, // a qualified name is a type, not an annotation
+		{"FMT_SUPPRESS_MSC_WARNING(26495)\n  buffer(int sz) {}", "                               \n  buffer(int sz) {}"},
+		{"FMT_ASSERT(x, \"y\");\nint z;", "FMT_ASSERT(x, \"y\");\nint z;"}, // a call statement stays
+		{"STACK_OF(X509) *certs;", "STACK_OF(X509) *certs;"},               // a macro type stays
+		{"TEST_CASE(\"a\") {\n}", "TEST_CASE(\"a\") {\n}"},                 // a test macro opening a body stays
+		{"public: FMT_INLINE void h();", "public:            void h();"},   // a qualified name is a type, not an annotation
 	}
 	for _, tt := range tests {
 		got := string(blankMacros([]byte(tt.in)))
