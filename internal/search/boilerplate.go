@@ -22,10 +22,10 @@ var (
 	// envKeyRE is an environment line keyed by what it describes.
 	envKeyRE = lazyRegexp(`(?i)^\s*[-*]?\s*(os|operating system|platform|browser|device|arch|architecture|kernel|distro|distribution|shell|terminal|compiler|environment|system)\b[^:\n]{0,30}:`)
 	// urlRE is a web address; repoPathRE is the repository path in a code
-	// host's link to a file (…/blob/REF/PATH#L12, …/-/tree/REF/PATH), its
+	// host's link to a file (…/blob/REF/PATH#L12, …/-/blame/REF/PATH), its
 	// line anchor kept.
 	urlRE      = lazyRegexp(`\bhttps?://[^\s<>()\[\]"'` + "`" + `]+`)
-	repoPathRE = lazyRegexp(`/(?:-/)?(?:blob|tree|raw)/[^/]+/([^#?]+(?:#L\d+)?)`)
+	repoPathRE = lazyRegexp(`/(?:-/)?(?:blob|tree|raw|blame)/[^/]+/([^#?]+(?:#L\d+)?)`)
 	// frameLineRE is a stack frame, which a version-like path must not hide.
 	frameLineRE = lazyRegexp(`(?i)(\bfile\s+"|\bat\s+\S+[:(]|\.\w+:\d+)`)
 )
