@@ -23,9 +23,50 @@ type queryInfo struct {
 	calls      map[string]float64 // called name → weight of where the call is written
 	aboutTests bool
 	named      map[string]bool // repository files the task writes by path
+	areas      []string        // the title's "area:" prefix, normalised (titleAreas)
 	frames     []Frame
 	ops        map[string]string // special method → the operation in the task that runs it
 	note       []string
+}
+
+// titleAreaRE is a title that starts by naming the part of the project it
+// is about, as commit subjects do: "grpclb: fallback …",
+// "credentials/alts: …", "[CustomParseFormat] …".
+var titleAreaRE = lazyRegexp(`^\s*\[?([\w./-]+(?:\s*,\s*[\w./-]+)*)\]?\s*:?\s+\S`)
+
+// commitTypes are the Conventional Commits kinds ("fix: …", "docs: …"):
+// a title starting with one says what kind of change, not where.
+var commitTypes = map[string]bool{
+	"fix": true, "feat": true, "feature": true, "chore": true, "docs": true, "doc": true, "refactor": true,
+	"test": true, "tests": true, "perf": true, "build": true, "ci": true, "style": true, "revert": true,
+}
+
+// titleAreas returns the area names a title starts with ("grpclb" in
+// "grpclb: fallback …"), normalised by areaKey, or nil. Only a prefix
+// ended by a colon or in brackets counts.
+func titleAreas(title string) []string {
+	m := titleAreaRE().FindStringSubmatch(title)
+	if m == nil || !strings.Contains(title[:len(m[0])], ":") && !strings.HasPrefix(strings.TrimSpace(title), "[") {
+		return nil
+	}
+	var out []string
+	for _, a := range strings.Split(m[1], ",") {
+		if k := areaKey(strings.Trim(strings.TrimSpace(a), "./")); k != "" && !commitTypes[k] {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// areaKey folds a name for comparing an area with paths: lower case,
+// without separators (CustomParseFormat, custom_parse_format and
+// custom-parse-format are one), each path part folded alike.
+func areaKey(s string) string {
+	parts := strings.Split(strings.ToLower(s), "/")
+	for i, p := range parts {
+		parts[i] = strings.NewReplacer("-", "", "_", "", ".", "").Replace(p)
+	}
+	return strings.Join(parts, "/")
 }
 
 var aboutTestsRE = lazyRegexp(`(?i)\b(fix|update|add|write|improve|rename|repair)\w*\s+(the\s+|a\s+|new\s+|more\s+|this\s+|our\s+)?(unit\s+|regression\s+)?tests?\b|\b(flaky|failing|broken)\s+tests?\s+in\s+(the\s+)?(repo|repository|test\s+suite|ci)\b`)
@@ -43,6 +84,9 @@ func (c *Corpus) analyse(q Query) queryInfo {
 		qi.note = append(qi.note, "traceback cut to its last 100 KiB")
 	}
 	stripped := StripBoilerplate(text)
+	if title, _, _ := strings.Cut(strings.TrimSpace(stripped), "\n"); len(title) <= maxTitleBytes {
+		qi.areas = titleAreas(title)
+	}
 	qi.ex = ExtractIdents(StripFrameLines(stripped + "\n" + tb))
 	qi.termSet = map[string]bool{}
 	qi.stemSet = map[string]bool{}

@@ -54,6 +54,10 @@ func (c *Corpus) scorePaths(qi queryInfo, fileC []candidate) {
 			x.path = v
 			continue
 		}
+		if inArea(f.path, qi.areas) {
+			x.path = 1 // the title names its part of the project
+			continue
+		}
 		// Words: the file stem counts PathStemShare, the directories the
 		// rest, each part weighted by its rarity. A file name that
 		// genericStemFiles files repeat (index.js, mod.rs, __init__.py)
@@ -86,6 +90,29 @@ func (c *Corpus) scorePaths(qi queryInfo, fileC []candidate) {
 		}
 		x.path = PathStemShare*share(stemToks) + (1-PathStemShare)*share(dirToks)
 	}
+}
+
+// inArea reports whether a file is in one of the areas a title names
+// (titleAreas): its name without extensions, or one of its directories,
+// or a run of them, is the area.
+func inArea(p string, areas []string) bool {
+	if len(areas) == 0 {
+		return false
+	}
+	key := areaKey(p)
+	segs := strings.Split(key, "/")
+	if b := path.Base(p); strings.Contains(b, ".") {
+		segs[len(segs)-1] = areaKey(b[:strings.IndexByte(b, '.')])
+	}
+	for _, a := range areas {
+		n := strings.Count(a, "/") + 1
+		for i := 0; i+n <= len(segs); i++ {
+			if strings.Join(segs[i:i+n], "/") == a {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // fileStem is a path's file name without its extension.
