@@ -171,9 +171,13 @@ func (s *Server) locate(ctx context.Context, in locateIn) (string, error) {
 		a.must("No definition matches. Try other words (names of functions, classes, error messages), or repo_map for an overview.\n")
 		return a.text(), nil
 	}
+	// The candidates get what the header left (at least a token, as 0
+	// would mean no limit); their sources then share what is left after them.
+	req.Budget = max(a.room(), 1)
+	texts := req.Fit(res.Hits, func(rank int, h search.Hit) string { return "\n" + hitText(rank, h) })
 	sourcesCut, linesCut := 0, 0
 	for i, h := range res.Hits {
-		if !a.add("\n" + hitText(i+1, h)) {
+		if i >= len(texts) || !a.add(texts[i]) {
 			a.cutf("%s (ranks %d-%d)", plural(len(res.Hits)-i, "more candidate", "more candidates"), i+1, len(res.Hits))
 			break
 		}
