@@ -32,9 +32,6 @@ var pendingLong = map[string]string{
 	"internal/index/write.go:writeFile":            "the index helper is rewriting the warm path",
 	"internal/search/rank.go:Search":               "ranking code, being changed by the lead",
 	"internal/search/tokens.go:ExtractIdents":      "ranking code, being changed by the lead",
-	"internal/search/corpus_disk.go:decodeCorpus":  "the corpus format follows the ranking change",
-	"internal/search/corpus_disk.go:encodeCorpus":  "the corpus format follows the ranking change",
-	"internal/search/corpus_patch.go:patchCorpus":  "the corpus format follows the ranking change",
 }
 
 func TestSizes(t *testing.T) {
