@@ -46,7 +46,7 @@ type (
 		Traceback     string `json:"traceback,omitempty" jsonschema:"a traceback or test output; its frames inside the repository weigh heavily"`
 		K             int    `json:"k,omitempty" jsonschema:"how many candidates (default 10, at most 50)"`
 		IncludeSource bool   `json:"include_source,omitempty" jsonschema:"also return each candidate's source, best first, as far as the budget allows"`
-		Budget        int    `json:"budget,omitempty" jsonschema:"token budget of the answer (default 2000)"`
+		Budget        int    `json:"budget,omitempty" jsonschema:"token budget of the answer: the best candidates that fit, and a note of the ranks cut (default 2000)"`
 	}
 	fileIn struct {
 		File   string `json:"file" jsonschema:"a file path relative to the repository root (or absolute inside it)"`
