@@ -76,18 +76,37 @@ func (c *Corpus) Search(ctx context.Context, ix *index.Index, q Query, start tim
 		return res, nil
 	}
 
-	cands := make([]candidate, len(c.defs))
-	fileC := make([]candidate, len(c.files))
+	cands, fileC, defLex, err := c.scoreSignals(ctx, qi)
+	if err != nil {
+		return nil, err
+	}
+	r := c.rankFiles(qi, cands, fileC)
+	hits := c.rankDefs(q, qi, cands, defLex, r, k)
+	files := c.listFiles(q, fileC, r, k)
+	res.Hits, res.Files = hits, files
+	if len(hits) == 0 && len(files) == 0 {
+		qi.note = append(qi.note, "nothing in the index matches the query's words")
+	}
+	res.Note = strings.Join(qi.note, "; ")
+	res.TookMS = Millis(time.Since(start))
+	return res, nil
+}
+
+// scoreSignals computes every raw signal of every definition and file;
+// defLex is the definitions' own lexical scores.
+func (c *Corpus) scoreSignals(ctx context.Context, qi queryInfo) (cands, fileC []candidate, defLex []float64, err error) {
+	cands = make([]candidate, len(c.defs))
+	fileC = make([]candidate, len(c.files))
 
 	c.scoreSymbols(qi, cands)
 	c.scorePaths(qi, fileC)
 	if err := c.scoreContent(ctx, qi, cands, fileC); err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
-	defLex := c.scoreLexical(qi, cands, fileC)
+	defLex = c.scoreLexical(qi, cands, fileC)
 	c.scoreTraceback(qi, cands, fileC)
 	if err := c.scoreErrors(ctx, qi, cands, fileC); err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	for i, f := range c.files {
 		fileC[i].recency = c.recent[f.path]
@@ -98,6 +117,20 @@ func (c *Corpus) Search(ctx context.Context, ix *index.Index, q Query, start tim
 		cands[i].path, cands[i].recency = f.path, f.recency
 	}
 	c.scoreSpread(cands, fileC)
+	return cands, fileC, defLex, nil
+}
+
+// fileRanking is the files in score order and what decides their place.
+type fileRanking struct {
+	forder    []int             // files with a positive score, best first
+	fileScore []float64         // file → its score
+	demoted   func(fi int) bool // tests, docs, generated … the task is not about
+}
+
+// rankFiles scores the files: their own signals plus their best
+// definition's symbol match, the package signal among the best, and the
+// demotions.
+func (c *Corpus) rankFiles(qi queryInfo, cands, fileC []candidate) fileRanking {
 	gen := map[int]bool{} // files among the best found generated or vendored
 	demoted := func(fi int) bool {
 		f := c.files[fi]
@@ -132,7 +165,6 @@ func (c *Corpus) Search(ctx context.Context, ix *index.Index, q Query, start tim
 	}
 	c.markGenerated(fileC, gen)
 	fileScore := make([]float64, len(c.files))
-	files := make([]FileHit, 0, 4*k)
 	var forder []int
 	for i := range fileC {
 		fileScore[i] = total(c.signals(&fileC[i], demoted(i)))
@@ -155,6 +187,13 @@ func (c *Corpus) Search(ctx context.Context, ix *index.Index, q Query, start tim
 		sort.SliceStable(forder, byScore)
 	}
 
+	return fileRanking{forder: forder, fileScore: fileScore, demoted: demoted}
+}
+
+// rankDefs scores the definitions with their file's standing and returns
+// the best k, ordered.
+func (c *Corpus) rankDefs(q Query, qi queryInfo, cands []candidate, defLex []float64, r fileRanking, k int) []Hit {
+	forder, fileScore, demoted := r.forder, r.fileScore, r.demoted
 	// Definitions: each gets its file's standing (the file signal).
 	if len(forder) > 0 {
 		if top := fileScore[forder[0]]; top > 0 {
@@ -208,6 +247,16 @@ func (c *Corpus) Search(ctx context.Context, ix *index.Index, q Query, start tim
 		hits = append(hits, h)
 	}
 	sortHits(hits)
+	if len(hits) > k {
+		hits = hits[:k]
+	}
+	return hits
+}
+
+// listFiles lists the best k files, code before demoted files.
+func (c *Corpus) listFiles(q Query, fileC []candidate, r fileRanking, k int) []FileHit {
+	forder, fileScore, demoted := r.forder, r.fileScore, r.demoted
+	files := make([]FileHit, 0, 4*k)
 	listed := codeFirst(forder, demoted)
 	for j := 0; j < len(listed) && j < 4*k; j++ {
 		i := listed[j]
@@ -218,17 +267,8 @@ func (c *Corpus) Search(ctx context.Context, ix *index.Index, q Query, start tim
 		}
 		files = append(files, fh)
 	}
-	if len(hits) > k {
-		hits = hits[:k]
-	}
 	if len(files) > k {
 		files = files[:k]
 	}
-	res.Hits, res.Files = hits, files
-	if len(hits) == 0 && len(files) == 0 {
-		qi.note = append(qi.note, "nothing in the index matches the query's words")
-	}
-	res.Note = strings.Join(qi.note, "; ")
-	res.TookMS = Millis(time.Since(start))
-	return res, nil
+	return files
 }

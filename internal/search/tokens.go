@@ -244,6 +244,8 @@ type Extracted struct {
 // blocks, interactive sessions) names count SnippetWeight, import lines
 // ProseWeight, and a comment's words ProseWeight (its code-shaped ones
 // SnippetWeight); the identifiers of quoted error messages count 1.
+// long: one pass over the task's parts (prose, code, errors, paths) that
+// share the add helpers and their seen sets.
 func ExtractIdents(text string) Extracted {
 	var ex Extracted
 	seen := map[string]int{}
