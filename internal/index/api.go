@@ -57,6 +57,7 @@ type Call struct {
 	Line     int    `json:"line"`             // 1-based
 	CallerID int64  `json:"caller_id"`        // enclosing definition's ID, 0 at module level
 	Caller   string `json:"caller,omitempty"` // enclosing definition's QName
+	CalleeID int64  `json:"callee_id,omitempty"` // the definition it resolves to, 0 if unresolved (see ResolvedVia)
 }
 
 // Import is one import statement's binding.

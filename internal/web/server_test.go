@@ -230,7 +230,7 @@ func TestStateChangingRequestsNeedOriginAndToken(t *testing.T) {
 	good := func() map[string]string {
 		return map[string]string{"Authorization": "Bearer " + f.token, "Origin": f.base, "Content-Type": "application/json"}
 	}
-	for _, path := range []string{"/api/clone", "/api/apply", "/api/undo", "/api/model"} {
+	for _, path := range []string{"/api/clone", "/api/apply", "/api/undo", "/api/model", "/api/search"} {
 		for _, tc := range []struct {
 			name string
 			edit func(h map[string]string)
@@ -260,8 +260,8 @@ func TestStateChangingRequestsNeedOriginAndToken(t *testing.T) {
 	if resp, _ := f.do("GET", "/api/apply", "", f.auth()); resp.StatusCode != 405 {
 		t.Errorf("GET /api/apply = %d, want 405", resp.StatusCode)
 	}
-	if resp, _ := f.post("/api/search", `{}`); resp.StatusCode != 405 {
-		t.Errorf("POST /api/search = %d, want 405", resp.StatusCode)
+	if resp, _ := f.post("/api/status", `{}`); resp.StatusCode != 405 {
+		t.Errorf("POST /api/status = %d, want 405", resp.StatusCode)
 	}
 }
 
@@ -701,7 +701,9 @@ func TestNonLoopbackNeedsToken(t *testing.T) {
 		{"0.0.0.0:0", "", false},
 		{":0", "", false},
 		{"192.0.2.1:0", "", false},
-		{"0.0.0.0:0", "secret", true},
+		{"0.0.0.0:0", "secret", false}, // too short
+		{"127.0.0.1:0", "0123456789abcdef0123456789abcde", false},
+		{"0.0.0.0:0", "0123456789abcdef0123456789abcdef", true},
 	} {
 		_, err := web.New(web.ExploreBackend(x), web.Options{Addr: tc.addr, Token: tc.token})
 		if (err == nil) != tc.ok {
