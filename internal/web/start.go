@@ -17,7 +17,7 @@ type StartOptions struct {
 	Token  string // "" means random for this run
 	// AllowHosts widen the Host allowlist (--allow-host).
 	AllowHosts []string
-	Model  string // provider spec for the Model tab; "" resolves via ModelSpec
+	Model      string // provider spec for the Model tab; "" resolves via ModelSpec
 	// CacheDir overrides $XDG_CACHE_HOME/grit (tests).
 	CacheDir string
 }
