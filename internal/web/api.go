@@ -112,13 +112,14 @@ func writeError(w http.ResponseWriter, status int, msg string) {
 	writeJSON(w, status, map[string]string{"error": msg})
 }
 
-// Error is a Backend error with the HTTP status it maps to and optional
-// details for the client (e.g. how to start a model). Errors that are not
-// an *Error are 500.
+// Error is a Backend error with the HTTP status it maps to and, for a
+// model that did not answer, how to start one. Errors that are not an
+// *Error are 500.
 type Error struct {
-	Status int
-	Err    error
-	Detail map[string]any
+	Status   int
+	Err      error
+	Help     string
+	Commands []string
 }
 
 func (e *Error) Error() string { return e.Err.Error() }

@@ -95,7 +95,7 @@ func httpErr(err error) error {
 		we.Status = http.StatusConflict
 	case errors.As(err, &me):
 		we.Status = http.StatusBadGateway
-		we.Detail = map[string]any{"help": me.Help, "commands": me.Commands}
+		we.Help, we.Commands = me.Help, me.Commands
 	}
 	return we
 }
