@@ -56,7 +56,22 @@ func extract(t *testing.T) string {
 
 func startFixture(t *testing.T, model string) *fixture {
 	t.Helper()
+	return startFixtureWith(t, model, nil)
+}
+
+// startFixtureWith starts the explorer on the fixture with extra files.
+func startFixtureWith(t *testing.T, model string, extra map[string]string) *fixture {
+	t.Helper()
 	root := extract(t)
+	for name, text := range extra {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	f := &fixture{t: t, root: root, cache: t.TempDir()}
 	srv, err := web.Start(web.StartOptions{Source: root, Addr: "127.0.0.1:0", Model: model, CacheDir: f.cache})
 	if err != nil {
