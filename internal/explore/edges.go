@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/grit-dev/grit/internal/index"
 )
@@ -12,7 +13,7 @@ import (
 // Edge is one navigable entry of the Edges tab. For callers and callees,
 // Weight counts call sites and Via says how the index linked the call
 // (index.ViaClass, ViaFile, ViaImport: resolved; ViaName: a name-only
-// match). For file edges, Weight is the index's reference weight.
+// match; see siteVia), the weakest among the sites. For file edges, Weight is the index's reference weight.
 type Edge struct {
 	Path   string   `json:"path"`
 	Def    *Def     `json:"def,omitempty"`
@@ -81,26 +82,20 @@ func (x *Explorer) Edges(ctx context.Context, path string, defID int64) (*Edges,
 		return nil, fmt.Errorf("%w: definition %d is in %s, not %s", ErrBadRequest, defID, d.Path, rel)
 	}
 	e.Def = &d
-	imported := importsOf(ctx, r.ix)
-	if e.Callers, err = callers(ctx, r.ix, d, imported); err != nil {
+	sv := newSiteVia(ctx, r)
+	if e.Callers, err = callers(ctx, r.ix, d, sv); err != nil {
 		return nil, mapIndexErr(d.QName, err)
 	}
-	callees, err := r.ix.Callees(ctx, defID)
-	if err != nil {
+	if e.Callees, err = callees(ctx, r.ix, d, sv); err != nil {
 		return nil, mapIndexErr(d.QName, err)
 	}
-	for _, de := range callees {
-		callee := de.Callee
-		e.Callees = append(e.Callees, Edge{Path: callee.Path, Def: &callee, Line: callee.StartLine, Weight: float64(de.Count),
-			Label: callee.QName, Via: index.ResolvedVia(d.Path, d.Parent, callee, imported(d.Path))})
-	}
-	sort.SliceStable(e.Callees, func(i, j int) bool { return e.Callees[i].Weight > e.Callees[j].Weight })
 	return e, nil
 }
 
 // callers groups the call sites that resolve to d by calling definition;
-// each group's Line is its first call site, which the page opens.
-func callers(ctx context.Context, ix *index.Index, d Def, imported func(string) map[string]bool) ([]Edge, error) {
+// each group's Line is its first call site, which the page opens, and its
+// Via the weakest link among its sites.
+func callers(ctx context.Context, ix *index.Index, d Def, sv *siteVia) ([]Edge, error) {
 	calls, err := ix.Callers(ctx, d.ID)
 	if err != nil {
 		return nil, err
@@ -120,18 +115,16 @@ func callers(ctx context.Context, ix *index.Index, d Def, imported func(string) 
 				label = "(module level)"
 			}
 			g = &Edge{Path: c.Path, Line: c.Line, Label: label}
-			parent := ""
 			if c.CallerID != 0 {
 				if cd, err := ix.DefByID(ctx, c.CallerID); err == nil {
 					g.Def = &cd
-					parent = cd.Parent
 				}
 			}
-			g.Via = index.ResolvedVia(c.Path, parent, d, imported(c.Path))
 			group[k] = g
 			order = append(order, k)
 		}
 		g.Weight++
+		g.Via = weaker(g.Via, sv.of(c, g.Def, d))
 	}
 	out := make([]Edge, 0, len(order))
 	for _, k := range order {
@@ -139,6 +132,134 @@ func callers(ctx context.Context, ix *index.Index, d Def, imported func(string) 
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Weight > out[j].Weight })
 	return out, nil
+}
+
+// callees groups d's resolved call sites by the definition they reach.
+func callees(ctx context.Context, ix *index.Index, d Def, sv *siteVia) ([]Edge, error) {
+	calls, err := ix.Calls(ctx, d.Path)
+	if err != nil {
+		return nil, err
+	}
+	group := map[int64]*Edge{}
+	var order []int64
+	for _, c := range calls {
+		if c.CallerID != d.ID || c.CalleeID == 0 {
+			continue
+		}
+		g, ok := group[c.CalleeID]
+		if !ok {
+			callee, err := ix.DefByID(ctx, c.CalleeID)
+			if err != nil {
+				continue // removed by a concurrent update
+			}
+			g = &Edge{Path: callee.Path, Def: &callee, Line: callee.StartLine, Label: callee.QName}
+			group[c.CalleeID] = g
+			order = append(order, c.CalleeID)
+		}
+		g.Weight++
+		g.Via = weaker(g.Via, sv.of(c, &d, *g.Def))
+	}
+	out := make([]Edge, 0, len(order))
+	for _, id := range order {
+		out = append(out, *group[id])
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Weight > out[j].Weight })
+	return out, nil
+}
+
+// viaRank orders the links from strongest to weakest.
+var viaRank = map[string]int{index.ViaClass: 1, index.ViaFile: 2, index.ViaImport: 3, index.ViaName: 4}
+
+// weaker returns the weaker of two links ("" is none yet).
+func weaker(a, b string) string {
+	if viaRank[b] > viaRank[a] {
+		return b
+	}
+	return a
+}
+
+// siteVia says how one call site was linked: index.ResolvedVia, then a
+// look at the call's receiver, which the index does not keep. A call on
+// another object (adapter.send()) that the index linked to a method of the
+// caller's class or a definition of its file matched by name only; on
+// self, this, cls, super or a Go method's receiver it is what it says.
+type siteVia struct {
+	ctx      context.Context
+	r        *loadedRepo
+	imported func(string) map[string]bool
+	src      map[string][]byte
+}
+
+func newSiteVia(ctx context.Context, r *loadedRepo) *siteVia {
+	return &siteVia{ctx: ctx, r: r, imported: importsOf(ctx, r.ix), src: map[string][]byte{}}
+}
+
+func (sv *siteVia) of(c index.Call, caller *Def, callee Def) string {
+	parent := ""
+	if caller != nil {
+		parent = caller.Parent
+	}
+	via := index.ResolvedVia(c.Path, parent, callee, sv.imported(c.Path))
+	if via != index.ViaClass && via != index.ViaFile {
+		return via
+	}
+	src, ok := sv.src[c.Path]
+	if !ok {
+		src, _ = readConfined(sv.r.fsys, c.Path) // unreadable: no receiver seen
+		sv.src[c.Path] = src
+	}
+	if recv, ok := receiver(src, c.Offset); ok && !selfLike(recv, caller) {
+		return index.ViaName
+	}
+	return via
+}
+
+// receiver returns the identifier before ".", "->" or "::" in front of the
+// name at off ("adapter" in adapter.send), "super" for super().x, and
+// false for a bare call.
+func receiver(src []byte, off int) (string, bool) {
+	if off <= 0 || off > len(src) {
+		return "", false
+	}
+	i := off
+	switch {
+	case src[i-1] == '.':
+		i--
+	case i >= 2 && (string(src[i-2:i]) == "->" || string(src[i-2:i]) == "::"):
+		i -= 2
+	default:
+		return "", false
+	}
+	if i >= 2 && string(src[i-2:i]) == "()" {
+		i -= 2 // super().x
+	}
+	end := i
+	for i > 0 && isIdent(src[i-1]) {
+		i--
+	}
+	return string(src[i:end]), true
+}
+
+func isIdent(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b|0x20 >= 'a' && b|0x20 <= 'z'
+}
+
+// selfLike reports whether recv names the caller's own object.
+func selfLike(recv string, caller *Def) bool {
+	switch recv {
+	case "self", "this", "cls", "super", "Self", "static", "parent":
+		return true
+	}
+	if caller == nil {
+		return false
+	}
+	// A Go method's receiver: "func (s *Server) Name(".
+	if sig, ok := strings.CutPrefix(caller.Signature, "func ("); ok {
+		if name, _, ok := strings.Cut(sig, " "); ok && name == recv {
+			return true
+		}
+	}
+	return false
 }
 
 // importsOf returns a memoized lookup of the repository files a file
@@ -260,7 +381,8 @@ func (x *Explorer) callRefs(ctx context.Context, r *loadedRepo, rel string, src 
 		byName[all[i].Name]++
 		byID[all[i].ID] = &all[i]
 	}
-	imported := importsOf(ctx, r.ix)(rel)
+	sv := newSiteVia(ctx, r)
+	sv.src[rel] = src
 	for _, c := range calls {
 		end := c.Offset + len(c.Callee)
 		if end > len(src) || string(src[c.Offset:end]) != c.Callee {
@@ -270,11 +392,7 @@ func (x *Explorer) callRefs(ctx context.Context, r *loadedRepo, rel string, src 
 		if d := byID[c.CalleeID]; c.CalleeID != 0 && d != nil {
 			callee := *d
 			ref.Def = &callee
-			parent := ""
-			if cd := local[c.CallerID]; cd != nil {
-				parent = cd.Parent
-			}
-			ref.Via = index.ResolvedVia(rel, parent, callee, imported)
+			ref.Via = sv.of(c, local[c.CallerID], callee)
 		} else {
 			ref.Candidates = byName[c.Callee]
 		}
@@ -320,14 +438,13 @@ func importRefs(ctx context.Context, ix *index.Index, im Import, lines [][]byte)
 
 // wordIndex is the offset of the first whole-word occurrence of w in line, or -1.
 func wordIndex(line []byte, w string) int {
-	isWord := func(b byte) bool { return b == '_' || b >= '0' && b <= '9' || b|0x20 >= 'a' && b|0x20 <= 'z' }
 	for from := 0; ; {
 		i := bytes.Index(line[from:], []byte(w))
 		if i < 0 || w == "" {
 			return -1
 		}
 		i += from
-		if (i == 0 || !isWord(line[i-1])) && (i+len(w) == len(line) || !isWord(line[i+len(w)])) {
+		if (i == 0 || !isIdent(line[i-1])) && (i+len(w) == len(line) || !isIdent(line[i+len(w)])) {
 			return i
 		}
 		from = i + 1

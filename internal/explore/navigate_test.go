@@ -55,3 +55,32 @@ func TestTrimLog(t *testing.T) {
 		t.Errorf("note = %q", note)
 	}
 }
+
+func TestReceiver(t *testing.T) {
+	goMethod := &Def{Signature: "func (s *Server) Listen() (net.Listener, error)"}
+	for _, tc := range []struct {
+		src    string // the call's name starts after the last '|'
+		caller *Def
+		recv   string
+		ok     bool
+		self   bool
+	}{
+		{"self.|get_adapter(", nil, "self", true, true},
+		{"adapter.|send(", nil, "adapter", true, false},
+		{"super().|__init__(", nil, "super", true, true},
+		{"this->|run(", nil, "this", true, true},
+		{"s.|serve(", goMethod, "s", true, true},
+		{"x.|serve(", goMethod, "x", true, false},
+		{"  |helper(", nil, "", false, false},
+	} {
+		off := strings.LastIndexByte(tc.src, '|')
+		src := []byte(tc.src[:off] + tc.src[off+1:])
+		recv, ok := receiver(src, off)
+		if recv != tc.recv || ok != tc.ok {
+			t.Errorf("receiver(%q) = %q, %v, want %q, %v", tc.src, recv, ok, tc.recv, tc.ok)
+		}
+		if ok && selfLike(recv, tc.caller) != tc.self {
+			t.Errorf("selfLike(%q) = %v, want %v", recv, !tc.self, tc.self)
+		}
+	}
+}

@@ -115,6 +115,25 @@ func TestTreeFindRefs(t *testing.T) {
 	if len(e.Callers) != 1 || e.Callers[0].Via != "name" || e.Callers[0].Label != "summarize" || e.Callers[0].Line != 2 {
 		t.Errorf("callers of format_line = %+v, want summarize at line 2, name only", e.Callers)
 	}
+	// adapter.send(req) in Session.send: the index links it to the sibling
+	// Session.send by its name; the receiver is another object.
+	var sessSyms explore.SymbolsResult
+	f.getJSON("/api/symbols?path=requests/sessions.py", &sessSyms)
+	var send explore.Def
+	for _, d := range sessSyms.Symbols {
+		if d.QName == "Session.send" {
+			send = d
+		}
+	}
+	e = explore.Edges{}
+	f.getJSON(fmt.Sprintf("/api/edges?path=requests/sessions.py&def=%d", send.ID), &e)
+	vias := map[string]string{}
+	for _, c := range e.Callees {
+		vias[c.Label] = c.Via
+	}
+	if vias["Session.get_adapter"] != "class" || vias["Session.send"] != "name" {
+		t.Errorf("callees of Session.send via %v, want self.get_adapter by class, adapter.send by name only", vias)
+	}
 	e = explore.Edges{}
 	f.getJSON("/api/edges?path=requests/sessions.py", &e)
 	if len(e.Imports) != 1 || e.Imports[0].Def == nil || e.Imports[0].Def.QName != "HTTPAdapter" {
