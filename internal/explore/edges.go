@@ -393,8 +393,8 @@ func (x *Explorer) callRefs(ctx context.Context, r *loadedRepo, rel string, src 
 			callee := *d
 			ref.Def = &callee
 			ref.Via = sv.of(c, local[c.CallerID], callee)
-		} else {
-			ref.Candidates = byName[c.Callee]
+		} else if ref.Candidates = byName[c.Callee]; ref.Candidates == 0 {
+			continue // a builtin or a library's: nothing here to go to
 		}
 		out.Refs = append(out.Refs, ref)
 	}

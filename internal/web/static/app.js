@@ -70,8 +70,9 @@ async function route() {
   const v = parseURL();
   if (v.q !== state.q) {
     $("q").value = v.q;
-    if (v.q) await runSearch(v.q, { push: false, select: !v.sel });
-    else showResults(null);
+    // The ranking loads beside the selection, not before it.
+    if (v.q) runSearch(v.q, { push: false, select: !v.sel });
+    else { state.q = ""; showResults(null); }
   }
   state.tab = v.tab;
   showTab(v.tab, { push: false });
@@ -187,7 +188,7 @@ async function refreshStatus() {
     state.files.clear();
     loadTree(true);
     if (first) route();
-    else { showResults(null); resetSelection(); history.pushState(null, "", "/"); }
+    else { state.q = ""; showResults(null); resetSelection(); history.pushState(null, "", "/"); }
   }
   const busy = st.job && (st.job.phase === "cloning" || st.job.phase === "indexing");
   $("clone-btn").disabled = !!busy;

@@ -35,6 +35,7 @@ export async function runSearch(q, opts) {
   const tb = $("tb").value.trim();
   setSide("results");
   if (!q && !tb) {
+    state.q = "";
     showResults(null);
     $("results-meta").textContent = "Type a task, a symbol's name or an error message first; or paste a traceback below.";
     $("results-meta").classList.add("warn");
@@ -43,6 +44,7 @@ export async function runSearch(q, opts) {
   }
   $("results-meta").classList.remove("warn");
   $("results-meta").textContent = "Searching…";
+  state.q = q;
   let res;
   try {
     const r = await post("/api/search", { q, traceback: tb, k: 20 });
@@ -54,7 +56,6 @@ export async function runSearch(q, opts) {
     $("results-meta").classList.add("warn");
     return;
   }
-  state.q = q;
   showResults(res);
   if (opts.push) pushURL();
   if (opts.select && res.hits.length) {
@@ -65,7 +66,6 @@ export async function runSearch(q, opts) {
 
 export function showResults(res) {
   state.results = res;
-  if (!res) state.q = "";
   active = -1;
   const list = $("results");
   clear(list);

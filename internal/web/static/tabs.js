@@ -34,9 +34,17 @@ export function showTab(name, opts) {
   }
   if (opts && opts.push && state.sel) replaceURL();
   if (name === "code" && state.sel) scrollCode();
+  if (name === "ast" && astPending) {
+    const [sel, current] = astPending;
+    astPending = null;
+    loadAST(sel, current);
+  }
 }
 
 let shown = 0; // drops answers for an older selection
+// The syntax tree of a long definition is megabytes of nodes: it is built
+// when the AST tab is shown, not on every selection.
+let astPending = null;
 
 // showSelection fills the head and every tab for sel (null: nothing).
 export function showSelection(sel) {
@@ -50,10 +58,12 @@ export function showSelection(sel) {
   for (const id of ["code", "symbols", "ast-tree", "ast-code", "ast-head", "edges"]) clear($(id));
   for (const t of ["tab-symbols", "tab-ast", "tab-edges"]) setCount(t, "");
   resetModel(d);
+  astPending = null;
   if (!sel) return;
   loadCode(sel, current);
   loadSymbols(sel, current);
-  loadAST(sel, current);
+  astPending = [sel, current];
+  if (state.tab === "ast") showTab("ast");
   loadEdges(sel, current);
 }
 
@@ -152,7 +162,9 @@ function scrollCode() {
   if (state.sel.line) row.classList.add("target");
   const pane = $("panel-code");
   if (pane.classList.contains("hidden")) return;
-  pane.scrollTop = Math.max(0, row.offsetTop - pane.clientHeight / 4);
+  const head = pane.querySelector(".code-head");
+  const below = row.getBoundingClientRect().top - pane.getBoundingClientRect().top - (head ? head.offsetHeight : 0);
+  pane.scrollTop = Math.max(0, pane.scrollTop + below - pane.clientHeight / 5);
 }
 
 // ---------- Symbols ----------
