@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -344,7 +345,51 @@ func TestBrowser(t *testing.T) {
 	do(chromedp.Click(css("body")))
 	key("?")
 	do(chromedp.WaitVisible(css("#help")))
+	if s := text("#help"); !strings.Contains(s, "go to symbol") {
+		t.Errorf("help = %.200q", s)
+	}
 	key(kb.Escape)
+
+	// Tab goes from the search box to the results, then the tabs; with the
+	// Files list shown, to the tree.
+	tabStops := func(n int) string {
+		t.Helper()
+		do(chromedp.Focus(css("#q")))
+		var stops []string
+		for i := 0; i < n; i++ {
+			key(kb.Tab)
+			stops = append(stops, eval(`(document.activeElement.className || document.activeElement.id).split(' ')[0]`))
+		}
+		return strings.Join(stops, " ")
+	}
+	if s := tabStops(12); !regexp.MustCompile(`result.*tab`).MatchString(s) {
+		t.Errorf("Tab stops from the search box: %s, want a result, then the tabs", s)
+	}
+	do(chromedp.Click(css(".side-tab[data-side=files]")), chromedp.WaitVisible(css(".t-row")))
+	if s := tabStops(12); !regexp.MustCompile(`t-row.*tab`).MatchString(s) {
+		t.Errorf("Tab stops with the file tree: %s, want the tree, then the tabs", s)
+	}
+	do(chromedp.Click(css(".side-tab[data-side=results]")))
+
+	// An empty query says so; a failed clone shows its reason first, keeps
+	// the URL in the field and can be dismissed.
+	eval(`document.getElementById('q').value = '', ''`)
+	do(chromedp.Focus(css("#q")), chromedp.KeyEvent(kb.Enter))
+	waitText(t, ctx, "#results-meta", "Type a task")
+	bad := "file:///nonexistent/repo.git"
+	do(chromedp.SendKeys(css("#clone-input"), bad), chromedp.Click(css("#clone-btn")), chromedp.WaitVisible(css("#job.error")))
+	waitText(t, ctx, "#job", "Could not load")
+	waitText(t, ctx, "#job-msg", "does not appear to be a git repository")
+	if s := text("#job-msg"); !strings.HasPrefix(s, "'/nonexistent/repo.git' does not appear to be a git repository") || !strings.HasSuffix(s, "("+bad+")") {
+		t.Errorf("failed clone says %q, want the reason first, then the URL", s)
+	}
+	if v := eval(`document.getElementById('clone-input').value`); v != bad {
+		t.Errorf("after a failed clone the field holds %q, want %q", v, bad)
+	}
+	shot("explore-clone-error-1400.png")
+	do(chromedp.Click(css("#job-dismiss")), chromedp.WaitNotVisible(css("#job")))
+	eval(`document.getElementById('clone-input').value = '', ''`)
+	do(chromedp.SendKeys(css("#q"), "get_adapter raises InvalidSchema"), chromedp.KeyEvent(kb.Enter), chromedp.WaitVisible(css("#hit-0")))
 
 	// A phone: one pane at a time, the details one tap away, nothing
 	// sideways.
