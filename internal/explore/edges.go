@@ -356,8 +356,13 @@ func (x *Explorer) Refs(ctx context.Context, path string) (*RefsResult, error) {
 		return nil, mapIndexErr(rel, err)
 	}
 	lines := bytes.SplitAfter(src, []byte("\n"))
+	set, err := r.defs.set(ctx, r.ix)
+	if err != nil {
+		return nil, err
+	}
+	top := func(path, name string) *Def { return set.top[path][name] }
 	for _, im := range imps {
-		out.Refs = append(out.Refs, importRefs(ctx, r.ix, im, lines)...)
+		out.Refs = append(out.Refs, importRefs(im, lines, top)...)
 	}
 	sort.SliceStable(out.Refs, func(i, j int) bool { return out.Refs[i].Start < out.Refs[j].Start })
 	return out, nil
@@ -371,16 +376,11 @@ func (x *Explorer) callRefs(ctx context.Context, r *loadedRepo, rel string, src 
 	if err != nil {
 		return mapIndexErr(rel, err)
 	}
-	all, err := r.defs.get(ctx, r.ix)
+	set, err := r.defs.set(ctx, r.ix)
 	if err != nil {
 		return err
 	}
-	byName := map[string]int{}
-	byID := map[int64]*Def{}
-	for i := range all {
-		byName[all[i].Name]++
-		byID[all[i].ID] = &all[i]
-	}
+	byName, byID := set.byName, set.byID
 	sv := newSiteVia(ctx, r)
 	sv.src[rel] = src
 	for _, c := range calls {
@@ -404,7 +404,7 @@ func (x *Explorer) callRefs(ctx context.Context, r *loadedRepo, rel string, src 
 // importRefs finds the names an import binds on its line (the index keeps
 // the line, not their offsets) and links each to its definition, or to the
 // resolved module file.
-func importRefs(ctx context.Context, ix *index.Index, im Import, lines [][]byte) []Ref {
+func importRefs(im Import, lines [][]byte, top func(path, name string) *Def) []Ref {
 	if im.Resolved == "" || im.Line < 1 || im.Line > len(lines) {
 		return nil
 	}
@@ -413,10 +413,6 @@ func importRefs(ctx context.Context, ix *index.Index, im Import, lines [][]byte)
 		off += len(l)
 	}
 	line := lines[im.Line-1]
-	var defs []Def
-	if len(im.Names) > 0 {
-		defs, _ = ix.Symbols(ctx, im.Resolved)
-	}
 	var out []Ref
 	for _, n := range im.Names {
 		i := wordIndex(line, n)
@@ -424,12 +420,9 @@ func importRefs(ctx context.Context, ix *index.Index, im Import, lines [][]byte)
 			continue
 		}
 		ref := Ref{Start: off + i, End: off + i + len(n), Line: im.Line, Name: n, Kind: "import", Path: im.Resolved, Via: index.ViaImport}
-		for _, d := range defs {
-			if d.Name == n && d.Parent == "" {
-				d := d
-				ref.Def = &d
-				break
-			}
+		if d := top(im.Resolved, n); d != nil {
+			c := *d
+			ref.Def = &c
 		}
 		out = append(out, ref)
 	}

@@ -24,30 +24,61 @@ const (
 // milliseconds on a large repository), too slow for every keystroke.
 // Apply and Undo reset it after re-indexing.
 type defCache struct {
-	mu   sync.Mutex
-	defs []Def // nil until loaded
+	mu      sync.Mutex
+	*defSet // nil until loaded
+}
+
+// defSet is every definition with the lookups /api/refs needs. It is never
+// changed once built: a reset replaces it.
+type defSet struct {
+	defs   []Def
+	byID   map[int64]*Def
+	byName map[string]int             // definitions of each name
+	top    map[string]map[string]*Def // path → top-level name → definition
 }
 
 func (c *defCache) get(ctx context.Context, ix *index.Index) ([]Def, error) {
+	set, err := c.set(ctx, ix)
+	if err != nil {
+		return nil, err
+	}
+	return set.defs, nil
+}
+
+func (c *defCache) set(ctx context.Context, ix *index.Index) (*defSet, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.defs != nil {
-		return c.defs, nil
+	if c.defSet != nil {
+		return c.defSet, nil
 	}
 	defs, err := ix.AllDefs(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if defs == nil {
-		defs = []Def{}
+	set := &defSet{defs: defs, byID: make(map[int64]*Def, len(defs)), byName: map[string]int{}, top: map[string]map[string]*Def{}}
+	if set.defs == nil {
+		set.defs = []Def{}
 	}
-	c.defs = defs
-	return defs, nil
+	for i := range defs {
+		d := &defs[i]
+		set.byID[d.ID] = d
+		set.byName[d.Name]++
+		if d.Parent == "" {
+			if set.top[d.Path] == nil {
+				set.top[d.Path] = map[string]*Def{}
+			}
+			if _, dup := set.top[d.Path][d.Name]; !dup {
+				set.top[d.Path][d.Name] = d
+			}
+		}
+	}
+	c.defSet = set
+	return set, nil
 }
 
 func (c *defCache) reset() {
 	c.mu.Lock()
-	c.defs = nil
+	c.defSet = nil
 	c.mu.Unlock()
 }
 
