@@ -9,7 +9,7 @@ const VIA = {
   class: ["resolved", "same class", "The caller is a method of the same class (self.x())."],
   file: ["resolved", "same file", "Defined in the calling file."],
   import: ["resolved", "import", "Defined in a file the caller imports."],
-  name: ["guess", "name only", "The only definition with this name in the repository; no import or class links the call to it."],
+  name: ["guess", "name only", "Matched by its name only: the only definition with this name in the repository, or a call on another object (adapter.send()) whose name matches a method of the caller's class. No import or self links them."],
 };
 
 const FILE_WEIGHT = "Reference weight: for each name one file uses and the other defines, 1 (×10 for a compound name of 8+ letters, ×0.1 for a _private or a common name), dampened by the square root of its uses, summed.";
@@ -21,7 +21,7 @@ export function renderEdges(box, sel, e, go) {
   legend.appendChild(el("span", "via resolved", "resolved"));
   legend.appendChild(document.createTextNode(" linked through the caller's class, file or imports   "));
   legend.appendChild(el("span", "via guess", "name only"));
-  legend.appendChild(document.createTextNode(" the only definition with that name: not proven"));
+  legend.appendChild(document.createTextNode(" matched by the name alone: not proven"));
   box.appendChild(legend);
   if (d) {
     section(box, `Callers of ${d.name}`, e.callers.map((x) => ({

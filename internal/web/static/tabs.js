@@ -82,7 +82,7 @@ const VIA_TITLE = {
   class: "resolved: a method of the caller's own class",
   file: "resolved: defined in this file",
   import: "resolved through this file's imports",
-  name: "name-only match: the only definition with this name in the repository; nothing here proves it is the one meant",
+  name: "name-only match: the only definition with this name, or a call on another object whose name matches; nothing here proves it is the one meant",
 };
 
 async function loadCode(sel, current) {
