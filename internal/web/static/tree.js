@@ -86,7 +86,11 @@ function addChildren(ul, node, depth) {
     row.querySelector(".t-caret").textContent = isOpen ? "▾" : "▸";
     row.addEventListener("click", () => {
       if (open.has(d.path)) open.delete(d.path); else open.add(d.path);
-      treeFiles().then(render);
+      treeFiles().then((t) => {
+        render(t);
+        const again = rows.find((r) => r.dataset.dir === d.path);
+        if (again) { cursor = rows.indexOf(again); for (const r of rows) r.tabIndex = -1; again.tabIndex = 0; again.focus(); }
+      });
     });
     li.appendChild(row);
     if (isOpen) {
