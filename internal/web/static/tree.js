@@ -135,7 +135,10 @@ function markSelected() {
   for (const r of rows) {
     const on = r.dataset.path === p;
     r.classList.toggle("selected", on);
-    if (on) r.setAttribute("aria-selected", "true"); else r.removeAttribute("aria-selected");
+    if (on) {
+      r.setAttribute("aria-selected", "true");
+      r.scrollIntoView({ block: "nearest" });
+    } else r.removeAttribute("aria-selected");
   }
 }
 
