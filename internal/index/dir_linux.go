@@ -19,11 +19,13 @@ type dirHandle struct {
 	dir string
 }
 
-// openDir opens dir and lists it into *buf (grown as needed). The entries'
-// names point into *buf: they are valid until the next openDir with it.
-// Only the top directory may be reached through a symlink: below it a
-// directory swapped for a symlink since it was listed is not followed.
-func openDir(dir string, top bool, buf *[]byte) (dirHandle, []dirEntry, error) {
+// openDir opens dir and lists it into *buf (grown as needed), with the
+// directory's stamp as of before the listing (so a change made while it is
+// listed moves the stamp past the one returned). The entries' names point
+// into *buf: they are valid until the next openDir with it. Only the top
+// directory may be reached through a symlink: below it a directory swapped
+// for a symlink since it was listed is not followed.
+func openDir(dir string, top bool, buf *[]byte) (dirHandle, dirStamp, []dirEntry, error) {
 	flags := unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC
 	if !top {
 		flags |= unix.O_NOFOLLOW
@@ -37,9 +39,15 @@ func openDir(dir string, top bool, buf *[]byte) (dirHandle, []dirEntry, error) {
 		}
 	}
 	if err != nil {
-		return dirHandle{fd: -1}, nil, &fs.PathError{Op: "open", Path: dir, Err: err}
+		return dirHandle{fd: -1}, dirStamp{}, nil, &fs.PathError{Op: "open", Path: dir, Err: err}
 	}
 	h := dirHandle{fd: fd, dir: dir}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		h.close()
+		return dirHandle{fd: -1}, dirStamp{}, nil, &fs.PathError{Op: "fstat", Path: dir, Err: err}
+	}
+	stamp := stampOf(&st)
 	if cap(*buf) < 32<<10 {
 		*buf = make([]byte, 0, 32<<10)
 	}
@@ -56,7 +64,7 @@ func openDir(dir string, top bool, buf *[]byte) (dirHandle, []dirEntry, error) {
 		}
 		if err != nil {
 			h.close()
-			return dirHandle{fd: -1}, nil, &fs.PathError{Op: "readdirent", Path: dir, Err: err}
+			return dirHandle{fd: -1}, dirStamp{}, nil, &fs.PathError{Op: "readdirent", Path: dir, Err: err}
 		}
 		if n <= 0 {
 			break
@@ -117,15 +125,49 @@ func openDir(dir string, top bool, buf *[]byte) (dirHandle, []dirEntry, error) {
 		}
 		ents = append(ents, e)
 	}
-	return h, ents, nil
+	return h, stamp, ents, nil
 }
 
+func stampOf(st *unix.Stat_t) dirStamp {
+	return dirStamp{ino: int64(st.Ino), mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano()}
+}
+
+// statDir returns the stamp of the directory at path (followed if top, as
+// openDir does), or false if it is not a directory or cannot be stat'ed.
+func statDir(path string, top bool) (dirStamp, bool) {
+	flags := unix.AT_SYMLINK_NOFOLLOW
+	if top {
+		flags = 0
+	}
+	var st unix.Stat_t
+	var err error
+	for {
+		err = unix.Fstatat(unix.AT_FDCWD, path, &st, flags)
+		if err != unix.EINTR {
+			break
+		}
+	}
+	if err != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		return dirStamp{}, false
+	}
+	return stampOf(&st), true
+}
+
+// cachedHandle is the handle of a directory listed from the cache: its
+// entries are stat'ed by path, without opening it.
+func cachedHandle(dir string) dirHandle { return dirHandle{fd: -1, dir: dir} }
+
 // lstat returns the size and modification time (Unix nanoseconds) of name,
-// resolved by the kernel in one step from the directory's descriptor.
+// resolved by the kernel in one step from the directory's descriptor, or
+// from its path if it was not opened.
 func (h dirHandle) lstat(name string) (size, mtime int64, err error) {
 	var st unix.Stat_t
+	dirfd, path := h.fd, name
+	if dirfd < 0 {
+		dirfd, path = unix.AT_FDCWD, h.dir+"/"+name
+	}
 	for {
-		err = unix.Fstatat(h.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+		err = unix.Fstatat(dirfd, path, &st, unix.AT_SYMLINK_NOFOLLOW)
 		if err != unix.EINTR {
 			break
 		}

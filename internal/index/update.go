@@ -211,6 +211,7 @@ func loadHashes(ctx context.Context, tx querier, stored map[string]*storedFile, 
 
 func (ix *Index) update(ctx context.Context, only []string) (Stats, error) {
 	var st Stats
+	start := time.Now() // before any file is stat'ed: see racyWindow
 	// The walk (system calls) and reading the stored files (SQLite) are
 	// independent: a warm update is mostly the two, so they overlap.
 	type walked struct {
@@ -223,7 +224,7 @@ func (ix *Index) update(ctx context.Context, only []string) (Stats, error) {
 		walkc = make(chan walked, 1)
 		go func() {
 			var w walked
-			w.seen, w.skipped, _, w.err = walk(ix.root, ix.parser, ix.opts.MaxFileSize)
+			w.seen, w.skipped, _, w.err = walk(ix.root, ix.parser, ix.opts.MaxFileSize, filepath.Join(ix.root, ".grit", dirCacheName))
 			walkc <- w
 		}()
 	}
@@ -281,6 +282,14 @@ func (ix *Index) update(ctx context.Context, only []string) (Stats, error) {
 	}
 	// The writer takes files in path order; the walk gives them in none.
 	slices.SortFunc(toRead, func(a, b seenFile) int { return strings.Compare(a.path, b.path) })
+	// A file modified too close to this update may be modified again with
+	// its mtime unchanged: it is stored with its mtime negated, which no
+	// stat matches, so the next update reads and hashes it again.
+	for i := range toRead {
+		if racy(toRead[i].mtime, start) {
+			toRead[i].mtime = -toRead[i].mtime
+		}
+	}
 	for _, p := range removed {
 		if stored[p].skip == "" {
 			st.Removed++
