@@ -70,7 +70,7 @@ func (ix *Index) UpdateFiles(ctx context.Context, paths ...string) error {
 // run takes the index lock and updates; a database found corrupt midway is
 // moved aside and the update redone from scratch once.
 func (ix *Index) run(ctx context.Context, only []string) (Stats, error) {
-	start := time.Now()
+	start, cpu0 := time.Now(), processCPU()
 	unlock, err := ix.lock()
 	if err != nil {
 		return Stats{}, err
@@ -93,11 +93,20 @@ func (ix *Index) run(ctx context.Context, only []string) (Stats, error) {
 		st, err = ix.update(ctx, nil)
 	}
 	unlock()
-	st.Duration = time.Since(start)
+	st.Duration, st.CPU = time.Since(start), processCPU()-cpu0
 	if st.Seen > 0 {
 		st.ReuseRate = float64(st.Reused) / float64(st.Seen)
 	}
 	return st, err
+}
+
+// processCPU is the process's user+system CPU time so far.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // lock takes the exclusive update lock (.grit/index.lock) that serialises
