@@ -212,7 +212,9 @@ func (w *walker) visit(job dirJob, buf *[]byte) (res dirResult, subdirs []dirJob
 			if ig.match(r, true) {
 				continue
 			}
-			subdirs = append(subdirs, dirJob{dir: filepath.Join(dir, name), rel: r, ig: ig})
+			// dir is clean and name one component: filepath.Join's Clean
+			// was 4% of a warm walk of terraform's 2,572 directories.
+			subdirs = append(subdirs, dirJob{dir: dir + string(filepath.Separator) + name, rel: r, ig: ig})
 			continue
 		case fs.ModeIrregular:
 			continue
