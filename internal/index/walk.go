@@ -271,9 +271,18 @@ func (w *walker) visit(job dirJob, buf *[]byte) (res dirResult, subdirs []dirJob
 // stamp too recent to vouch for the listing is not cached.
 func (w *walker) list(job dirJob, buf *[]byte, res *dirResult) (dirHandle, []dirEntry, error) {
 	if c := w.cache[job.rel]; c != nil {
-		if st, ok := statDir(job.dir, job.rel == ""); ok && st == c.stamp {
-			res.listing = *c
-			return cachedHandle(job.dir), c.ents, nil
+		files := 0
+		for _, e := range c.ents {
+			if e.typ == 0 {
+				files++
+			}
+		}
+		if h, st, ok := statCached(job.dir, job.rel == "", files); ok {
+			if st == c.stamp {
+				res.listing = *c
+				return h, c.ents, nil
+			}
+			h.close()
 		}
 	}
 	h, stamp, ents, err := openDir(job.dir, job.rel == "", buf)
