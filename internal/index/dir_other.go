@@ -14,7 +14,7 @@ import (
 type dirHandle struct{ dir string }
 
 // openDir lists dir; top and buf are unused here, and the stamp is zero
-// (statDir never matches it: the directory cache is Linux's).
+// (statCached never matches it: the directory cache is Linux's).
 func openDir(dir string, _ bool, _ *[]byte) (dirHandle, dirStamp, []dirEntry, error) {
 	des, err := os.ReadDir(dir)
 	if err != nil {
@@ -31,10 +31,7 @@ func openDir(dir string, _ bool, _ *[]byte) (dirHandle, dirStamp, []dirEntry, er
 	return dirHandle{dir: dir}, dirStamp{}, ents, nil
 }
 
-// statDir says no: elsewhere than Linux every directory is listed.
-func statDir(string, bool) (dirStamp, bool) { return dirStamp{}, false }
-
-// statCached says no, as statDir does.
+// statCached says no: elsewhere than Linux every directory is listed.
 func statCached(string, bool, int) (dirHandle, dirStamp, bool) { return dirHandle{}, dirStamp{}, false }
 
 // lstat returns the size and modification time (Unix nanoseconds) of name.
