@@ -28,7 +28,6 @@ const (
 // list then (the test fails while an entry is stale).
 var pendingLong = map[string]string{
 	"internal/index/treesitter/extract.go:extract": "the index helper is rewriting extraction",
-	"internal/index/update.go:update":              "the index helper is rewriting the warm path",
 	"internal/index/write.go:writeFile":            "the index helper is rewriting the warm path",
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -38,6 +39,13 @@ func TestBenchIndex(t *testing.T) {
 		orig[path] = src
 	}
 
+	// A git repository, so that git status is timed beside the warm runs.
+	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "fixture"}} {
+		if out, err := exec.Command("git", append([]string{"-C", root}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+
 	out, errs, code := runGrit(t, "", "bench", "index", "--json", root)
 	if code != ExitOK {
 		t.Fatalf("grit bench index: exit %d\n%s", code, errs)
@@ -53,6 +61,7 @@ func TestBenchIndex(t *testing.T) {
 		"cold_ms": r.ColdMS, "warm_ms": r.WarmMS, "touch3_ms": r.Touch3MS, "edit1_ms": r.Edit1MS,
 		"start_ms": r.StartMS, "bare_parse_ms": r.BareParseMS, "db_ratio": r.DBRatio, "edit1_bytes": float64(r.Edit1Bytes),
 		"direct_start_ms": r.DirectStartMS, "direct_warm_ms": r.DirectWarmMS, "direct_edit1_ms": r.DirectEdit1MS,
+		"warm_own_cpu_ms": r.WarmOwnCPUMS, "git_status_ms": r.GitStatusMS, "warm_git_ratio": r.WarmGitRatio,
 	} {
 		if v <= 0 {
 			t.Errorf("%s = %v, want > 0", name, v)

@@ -114,6 +114,10 @@ type Stats struct {
 	ReuseRate float64       `json:"reuse_rate"` // Reused / Seen
 	Defs      int           `json:"defs"`       // definitions in the index after the run
 	Duration  time.Duration `json:"duration_ns"`
+	// CPU is the process's user+system CPU time over the run, all threads:
+	// the run's own cost when nothing else works in the process (a
+	// one-shot 'grit index'), steadier than Duration on a busy machine.
+	CPU time.Duration `json:"cpu_ns"`
 }
 
 // ErrParseBudget is what a Parser returns (wrapped) for a file whose parse

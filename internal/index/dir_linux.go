@@ -19,11 +19,13 @@ type dirHandle struct {
 	dir string
 }
 
-// openDir opens dir and lists it into *buf (grown as needed). The entries'
-// names point into *buf: they are valid until the next openDir with it.
-// Only the top directory may be reached through a symlink: below it a
-// directory swapped for a symlink since it was listed is not followed.
-func openDir(dir string, top bool, buf *[]byte) (dirHandle, []dirEntry, error) {
+// openDir opens dir and lists it into *buf (grown as needed), with the
+// directory's stamp as of before the listing (so a change made while it is
+// listed moves the stamp past the one returned). The entries' names point
+// into *buf: they are valid until the next openDir with it. Only the top
+// directory may be reached through a symlink: below it a directory swapped
+// for a symlink since it was listed is not followed.
+func openDir(dir string, top bool, buf *[]byte) (dirHandle, dirStamp, []dirEntry, error) {
 	flags := unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC
 	if !top {
 		flags |= unix.O_NOFOLLOW
@@ -37,9 +39,15 @@ func openDir(dir string, top bool, buf *[]byte) (dirHandle, []dirEntry, error) {
 		}
 	}
 	if err != nil {
-		return dirHandle{fd: -1}, nil, &fs.PathError{Op: "open", Path: dir, Err: err}
+		return dirHandle{fd: -1}, dirStamp{}, nil, &fs.PathError{Op: "open", Path: dir, Err: err}
 	}
 	h := dirHandle{fd: fd, dir: dir}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		h.close()
+		return dirHandle{fd: -1}, dirStamp{}, nil, &fs.PathError{Op: "fstat", Path: dir, Err: err}
+	}
+	stamp := stampOf(&st)
 	if cap(*buf) < 32<<10 {
 		*buf = make([]byte, 0, 32<<10)
 	}
@@ -56,7 +64,7 @@ func openDir(dir string, top bool, buf *[]byte) (dirHandle, []dirEntry, error) {
 		}
 		if err != nil {
 			h.close()
-			return dirHandle{fd: -1}, nil, &fs.PathError{Op: "readdirent", Path: dir, Err: err}
+			return dirHandle{fd: -1}, dirStamp{}, nil, &fs.PathError{Op: "readdirent", Path: dir, Err: err}
 		}
 		if n <= 0 {
 			break
@@ -117,15 +125,88 @@ func openDir(dir string, top bool, buf *[]byte) (dirHandle, []dirEntry, error) {
 		}
 		ents = append(ents, e)
 	}
-	return h, ents, nil
+	return h, stamp, ents, nil
+}
+
+func stampOf(st *unix.Stat_t) dirStamp {
+	return dirStamp{ino: int64(st.Ino), mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano()}
+}
+
+// statDir returns the stamp of the directory at path (followed if top, as
+// openDir does), or false if it is not a directory or cannot be stat'ed.
+func statDir(path string, top bool) (dirStamp, bool) {
+	flags := unix.AT_SYMLINK_NOFOLLOW
+	if top {
+		flags = 0
+	}
+	var st unix.Stat_t
+	var err error
+	for {
+		err = unix.Fstatat(unix.AT_FDCWD, path, &st, flags)
+		if err != unix.EINTR {
+			break
+		}
+	}
+	if err != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		return dirStamp{}, false
+	}
+	return stampOf(&st), true
+}
+
+// openForFiles is how many files a cached directory holds for its stamp
+// to be read from a descriptor (O_PATH: open, fstat, close) and its files
+// stat'ed relative to it; with fewer, the directory and its files are
+// stat'ed by path. Resolving a full path costs a lookup per component: on
+// sympy (six files a directory) a stat by path took 7 µs a call under
+// strace against 4 µs relative to an open directory, more in all than the
+// listings saved; on terraform (two source files a directory, a quarter of
+// the directories without any) one stat a directory is the most it saves.
+// Four is a judgement between the two, not a tuned value.
+const openForFiles = 4
+
+// statCached returns the stamp of a directory to be listed from the cache
+// holding files regular files, with the handle its entries are stat'ed
+// through (close it); false if it is not a directory or cannot be stat'ed.
+func statCached(path string, top bool, files int) (dirHandle, dirStamp, bool) {
+	if files < openForFiles {
+		st, ok := statDir(path, top)
+		return dirHandle{fd: -1, dir: path}, st, ok
+	}
+	flags := unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC
+	if !top {
+		flags |= unix.O_NOFOLLOW
+	}
+	var fd int
+	var err error
+	for {
+		fd, err = unix.Open(path, flags, 0)
+		if err != unix.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		return dirHandle{fd: -1}, dirStamp{}, false
+	}
+	h := dirHandle{fd: fd, dir: path}
+	var st unix.Stat_t
+	if unix.Fstat(fd, &st) != nil {
+		h.close()
+		return dirHandle{fd: -1}, dirStamp{}, false
+	}
+	return h, stampOf(&st), true
 }
 
 // lstat returns the size and modification time (Unix nanoseconds) of name,
-// resolved by the kernel in one step from the directory's descriptor.
+// resolved by the kernel in one step from the directory's descriptor, or
+// from its path if it was not opened.
 func (h dirHandle) lstat(name string) (size, mtime int64, err error) {
 	var st unix.Stat_t
+	dirfd, path := h.fd, name
+	if dirfd < 0 {
+		dirfd, path = unix.AT_FDCWD, h.dir+"/"+name
+	}
 	for {
-		err = unix.Fstatat(h.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+		err = unix.Fstatat(dirfd, path, &st, unix.AT_SYMLINK_NOFOLLOW)
 		if err != unix.EINTR {
 			break
 		}

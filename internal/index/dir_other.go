@@ -13,11 +13,12 @@ import (
 // lstat'ed by path.
 type dirHandle struct{ dir string }
 
-// openDir lists dir; top and buf are unused here.
-func openDir(dir string, _ bool, _ *[]byte) (dirHandle, []dirEntry, error) {
+// openDir lists dir; top and buf are unused here, and the stamp is zero
+// (statCached never matches it: the directory cache is Linux's).
+func openDir(dir string, _ bool, _ *[]byte) (dirHandle, dirStamp, []dirEntry, error) {
 	des, err := os.ReadDir(dir)
 	if err != nil {
-		return dirHandle{}, nil, err
+		return dirHandle{}, dirStamp{}, nil, err
 	}
 	ents := make([]dirEntry, 0, len(des))
 	for _, de := range des {
@@ -27,8 +28,11 @@ func openDir(dir string, _ bool, _ *[]byte) (dirHandle, []dirEntry, error) {
 		}
 		ents = append(ents, dirEntry{name: de.Name(), typ: typ})
 	}
-	return dirHandle{dir: dir}, ents, nil
+	return dirHandle{dir: dir}, dirStamp{}, ents, nil
 }
+
+// statCached says no: elsewhere than Linux every directory is listed.
+func statCached(string, bool, int) (dirHandle, dirStamp, bool) { return dirHandle{}, dirStamp{}, false }
 
 // lstat returns the size and modification time (Unix nanoseconds) of name.
 func (h dirHandle) lstat(name string) (size, mtime int64, err error) {

@@ -168,7 +168,7 @@ func scanFile(s interface{ Scan(...any) error }) (File, error) {
 	if err := s.Scan(&f.Path, &f.Lang, &f.Size, &mtime, &hash); err != nil {
 		return f, err
 	}
-	f.MTime = time.Unix(0, mtime)
+	f.MTime = time.Unix(0, max(mtime, -mtime)) // negated: racy, see racyWindow
 	f.Hash = fmt.Sprintf("%x", hash)
 	return f, nil
 }

@@ -70,7 +70,7 @@ func (ix *Index) UpdateFiles(ctx context.Context, paths ...string) error {
 // run takes the index lock and updates; a database found corrupt midway is
 // moved aside and the update redone from scratch once.
 func (ix *Index) run(ctx context.Context, only []string) (Stats, error) {
-	start := time.Now()
+	start, cpu0 := time.Now(), processCPU()
 	unlock, err := ix.lock()
 	if err != nil {
 		return Stats{}, err
@@ -93,11 +93,20 @@ func (ix *Index) run(ctx context.Context, only []string) (Stats, error) {
 		st, err = ix.update(ctx, nil)
 	}
 	unlock()
-	st.Duration = time.Since(start)
+	st.Duration, st.CPU = time.Since(start), processCPU()-cpu0
 	if st.Seen > 0 {
 		st.ReuseRate = float64(st.Reused) / float64(st.Seen)
 	}
 	return st, err
+}
+
+// processCPU is the process's user+system CPU time so far.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // lock takes the exclusive update lock (.grit/index.lock) that serialises
@@ -211,6 +220,7 @@ func loadHashes(ctx context.Context, tx querier, stored map[string]*storedFile, 
 
 func (ix *Index) update(ctx context.Context, only []string) (Stats, error) {
 	var st Stats
+	start := time.Now() // before any file is stat'ed: see racyWindow
 	// The walk (system calls) and reading the stored files (SQLite) are
 	// independent: a warm update is mostly the two, so they overlap.
 	type walked struct {
@@ -223,7 +233,7 @@ func (ix *Index) update(ctx context.Context, only []string) (Stats, error) {
 		walkc = make(chan walked, 1)
 		go func() {
 			var w walked
-			w.seen, w.skipped, _, w.err = walk(ix.root, ix.parser, ix.opts.MaxFileSize)
+			w.seen, w.skipped, _, w.err = walk(ix.root, ix.parser, ix.opts.MaxFileSize, filepath.Join(ix.root, ".grit", dirCacheName))
 			walkc <- w
 		}()
 	}
@@ -243,49 +253,12 @@ func (ix *Index) update(ctx context.Context, only []string) (Stats, error) {
 		}
 		seen = w.seen
 		st.Skipped = append(st.Skipped, w.skipped...)
-		// Files are gone when fewer stored ones are seen than are stored
-		// (paths are unique): only then is the set built.
-		found := 0
-		for _, s := range seen {
-			if _, ok := stored[s.path]; ok {
-				found++
-			}
-		}
-		if found < len(stored) {
-			onDisk := make(map[string]bool, len(seen))
-			for _, s := range seen {
-				onDisk[s.path] = true
-			}
-			for p := range stored {
-				if !onDisk[p] {
-					removed = append(removed, p)
-				}
-			}
-		}
+		removed = goneFiles(seen, stored)
 	} else {
 		seen, removed, st.Skipped = ix.statOnly(only, stored)
 	}
 	sort.Strings(removed)
-	st.Seen = len(seen)
-
-	var toRead []seenFile
-	for _, s := range seen {
-		if old, ok := stored[s.path]; ok && old.size == s.size && old.mtime == s.mtime && old.lang == s.lang {
-			st.Reused++
-			if old.skip != "" {
-				st.Skipped = append(st.Skipped, Skipped{Path: s.path, Reason: old.skip})
-			}
-			continue
-		}
-		toRead = append(toRead, s)
-	}
-	// The writer takes files in path order; the walk gives them in none.
-	slices.SortFunc(toRead, func(a, b seenFile) int { return strings.Compare(a.path, b.path) })
-	for _, p := range removed {
-		if stored[p].skip == "" {
-			st.Removed++
-		}
-	}
+	toRead := toReadOf(seen, removed, stored, start, &st)
 	if len(toRead) > 0 || len(removed) > 0 {
 		// Files are parsed on all cores and streamed, in path order, to the
 		// one writer: only a window of parse results is held in memory.
@@ -342,6 +315,65 @@ func (ix *Index) update(ctx context.Context, only []string) (Stats, error) {
 	sort.Slice(st.Skipped, func(i, j int) bool { return st.Skipped[i].Path < st.Skipped[j].Path })
 	sort.Slice(st.Capped, func(i, j int) bool { return st.Capped[i].Path < st.Capped[j].Path })
 	return st, nil
+}
+
+// goneFiles are the stored files the walk did not see. Files are gone when
+// fewer stored ones are seen than are stored (paths are unique): only then
+// is the set built.
+func goneFiles(seen []seenFile, stored map[string]*storedFile) (removed []string) {
+	found := 0
+	for _, s := range seen {
+		if _, ok := stored[s.path]; ok {
+			found++
+		}
+	}
+	if found == len(stored) {
+		return nil
+	}
+	onDisk := make(map[string]bool, len(seen))
+	for _, s := range seen {
+		onDisk[s.path] = true
+	}
+	for p := range stored {
+		if !onDisk[p] {
+			removed = append(removed, p)
+		}
+	}
+	return removed
+}
+
+// toReadOf returns the seen files whose size, mtime or language differ
+// from what is stored, in path order, and counts the rest (and the
+// removed) in st.
+func toReadOf(seen []seenFile, removed []string, stored map[string]*storedFile, start time.Time, st *Stats) []seenFile {
+	st.Seen = len(seen)
+	var toRead []seenFile
+	for _, s := range seen {
+		if old, ok := stored[s.path]; ok && old.size == s.size && old.mtime == s.mtime && old.lang == s.lang {
+			st.Reused++
+			if old.skip != "" {
+				st.Skipped = append(st.Skipped, Skipped{Path: s.path, Reason: old.skip})
+			}
+			continue
+		}
+		toRead = append(toRead, s)
+	}
+	// The writer takes files in path order; the walk gives them in none.
+	slices.SortFunc(toRead, func(a, b seenFile) int { return strings.Compare(a.path, b.path) })
+	// A file modified too close to this update may be modified again with
+	// its mtime unchanged: it is stored with its mtime negated, which no
+	// stat matches, so the next update reads and hashes it again.
+	for i := range toRead {
+		if racy(toRead[i].mtime, start) {
+			toRead[i].mtime = -toRead[i].mtime
+		}
+	}
+	for _, p := range removed {
+		if stored[p].skip == "" {
+			st.Removed++
+		}
+	}
+	return toRead
 }
 
 // statOnly is the walk of UpdateFiles: just the named paths.
