@@ -77,6 +77,17 @@ var cartCases = []cartCase{
 	{"module-constant", "TAX_RATE is wrong: the tax rate is 0.25", [][2]string{
 		{"TAX_RATE = 0.2\n", "TAX_RATE = 0.25\n"},
 	}},
+	// The fix needs a new signature, and the task does not say so: the
+	// monitor questions it once, then takes it.
+	{"new-signature", "tax should also take the rate, TAX_RATE by default", [][2]string{
+		{"def tax(amount):\n    return amount * TAX_RATE\n", "def tax(amount, rate=TAX_RATE):\n    return amount * rate\n"},
+	}},
+	// The import line changes in place: an IMPORTS block, which only adds
+	// lines, cannot make this file; the import region can.
+	{"import-line", "ceil_total should call ceil imported from math, not math.ceil", [][2]string{
+		{"import math\n", "from math import ceil\n"},
+		{"    return math.ceil(cart.subtotal() + tax(cart.subtotal()))\n", "    return ceil(cart.subtotal() + tax(cart.subtotal()))\n"},
+	}},
 }
 
 func git(t *testing.T, dir string, args ...string) string {
@@ -165,8 +176,10 @@ func TestBenchFixOracle(t *testing.T) {
 		"one-function":            {oracle.OutcomeExact, ""},
 		"two-functions":           {oracle.OutcomeExact, ""},
 		"new-function-and-import": {oracle.OutcomeExact, ""},
-		"class-attribute":         {oracle.OutcomeShort, oracle.StageOutside},
-		"module-constant":         {oracle.OutcomeShort, oracle.StageOutside},
+		"class-attribute":         {oracle.OutcomeExact, ""},
+		"module-constant":         {oracle.OutcomeExact, ""},
+		"import-line":             {oracle.OutcomeExact, ""},
+		"new-signature":           {oracle.OutcomeExact, ""},
 	}
 	for id, w := range want {
 		r, ok := got[id]
@@ -189,7 +202,7 @@ func TestBenchFixOracle(t *testing.T) {
 			n++
 		}
 	}
-	if rep.Instances != len(cartCases) || rep.Total.Exact+rep.Total.Equivalent != 3 || rep.Stages[oracle.StageOutside] != 2 {
+	if rep.Instances != len(cartCases) || rep.Total.Exact != len(cartCases) || rep.Stages[oracle.StageOutside] != 0 {
 		t.Errorf("report totals: %+v", rep.Total)
 	}
 	// --report re-reads --out and reports the same.

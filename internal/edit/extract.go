@@ -254,7 +254,9 @@ func segments(code, lang string) []segment {
 		if isComment(t) {
 			continue
 		}
-		if strings.HasPrefix(t, "@") {
+		// A C++ template header belongs to the definition under it, as a
+		// decorator does (the index's range starts at "template <").
+		if strings.HasPrefix(t, "@") || ((lang == "cpp" || lang == "c") && cppTmpl().MatchString(t) && !strings.HasSuffix(t, ";")) {
 			decorators = append(decorators, t)
 			continue
 		}
@@ -327,7 +329,13 @@ var (
 	// The keyword is optional: the index's range of a function bound to a
 	// variable starts at the name ("dayjs = function (date) {"), and that is
 	// how the definition is shown and may come back.
-	jsVar     = lazyRegexp(`^(?:export\s+)?(?:(?:const|let|var)\s+)?([\w$]+)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function|\(|[\w$]+\s*=>)`)
+	jsVar = lazyRegexp(`^(?:export\s+)?(?:(?:const|let|var)\s+)?([\w$]+)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function|\(|[\w$]+\s*=>)`)
+	// A function bound to a member ("proto.format = function (s) {") or
+	// to an object literal's key ("ordinal: n => ..."): the index names it
+	// by its last part, and its range starts at the member or the key.
+	jsMember  = lazyRegexp(`^(?:[\w$]+\.)+([\w$]+)\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|[\w$]+\s*=>)`)
+	jsProp    = lazyRegexp(`^['"]?([\w$]+)['"]?\s*:\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|[\w$]+\s*=>)`)
+	cppTmpl   = lazyRegexp(`^template\s*<.*>\s*$`)
 	jsMethod  = lazyRegexp(`^(?:(?:public|private|protected|static|async|readonly|override|get|set)\s+)*\*?\s*([\w$]+)\s*(?:<[^>]*>)?\s*\(`)
 	cLikeFunc = lazyRegexp(`^[\w<>\[\]\s*&:,]*?([A-Za-z_]\w*)\s*\([^;]*$`)
 	keywords  = map[string]bool{"if": true, "for": true, "while": true, "switch": true, "catch": true, "return": true, "else": true, "new": true, "throw": true, "typeof": true, "await": true, "do": true, "try": true, "sizeof": true, "elif": true, "print": true, "super": true, "this": true}
@@ -365,7 +373,7 @@ func nameOf(t, lang string) string {
 		}
 		return ""
 	case "javascript", "typescript", "tsx", "jsx":
-		for _, re := range []*regexp.Regexp{jsFunc(), jsClass(), jsVar(), jsMethod()} {
+		for _, re := range []*regexp.Regexp{jsFunc(), jsClass(), jsVar(), jsMember(), jsProp(), jsMethod()} {
 			if m := re.FindStringSubmatch(t); m != nil && !keywords[m[1]] {
 				return m[1]
 			}

@@ -167,7 +167,9 @@ func checkNewFunction(orig Original, ex Extra, taken map[string]bool, anchors ma
 	if strings.TrimSpace(code) == "" {
 		return fail(CodeDefinitions, "it is empty. Put the whole new function in a code block right after the header line.")
 	}
-	if line, ok := findElision(code, ""); ok {
+	// A comment the file already has (moved into the helper) is not a
+	// placeholder.
+	if line, ok := findElision(code, string(orig.File)); ok {
 		return fail(CodeElision, "it leaves code out (%q). Write out the whole new function.", strings.TrimSpace(line))
 	}
 	sc := scanCode(code, lang)

@@ -45,6 +45,9 @@ type Exchange struct {
 type Oracle struct {
 	gold *Gold
 	Log  []Exchange
+	// sentImports are the import lines it gave in IMPORTS blocks: its own
+	// words, which it may find again in lines it is shown.
+	sentImports []string
 }
 
 // New returns an oracle that knows gold.
@@ -56,7 +59,7 @@ func (o *Oracle) Name() string { return "oracle" }
 var (
 	editHeadRE  = regexp.MustCompile("(?m)^Rewrite this (\\w+) from (.+?)(?:, inside `(.*)`)?:$")
 	editNameRE  = regexp.MustCompile("(?m)^Return the whole rewritten `([^`]+)`")
-	chooseRE    = regexp.MustCompile(`(?m)^Which function should change`)
+	chooseRE    = regexp.MustCompile(`(?m)^Which function(?:, or which lines outside a function,)? should change`)
 	optionRE    = regexp.MustCompile(`(?m)^([A-Z])\) (\S+) in (\S+)$`)
 	classNameRE = regexp.MustCompile(`\b(?:class|struct|union|enum|interface|trait|impl(?:<[^>]*>)?(?:\s+[\w:<>, ]+\s+for)?)\s+([A-Za-z_]\w*)`)
 	// blockEnds are the lines that may follow the shown definition's code block.
@@ -77,6 +80,8 @@ func (o *Oracle) Send(ctx context.Context, req *provider.Request, _ func(provide
 	var ex Exchange
 	var reply string
 	switch {
+	case regionHeadRE.MatchString(user):
+		ex, reply = o.editRegion(user)
 	case editHeadRE.MatchString(user):
 		ex, reply = o.edit(req.System, user)
 	case chooseRE.MatchString(user):
@@ -161,6 +166,7 @@ func (o *Oracle) edit(system, user string) (Exchange, string) {
 	}
 	if strings.Contains(system, "IMPORTS") {
 		if imps := gf.AddedImports(); len(imps) > 0 {
+			o.sentImports = append(o.sentImports, imps...)
 			fmt.Fprintf(&b, "\nIMPORTS\n```%s\n%s\n```\n", lang, strings.Join(imps, "\n"))
 			ex.Extras++
 		}
@@ -291,18 +297,25 @@ func counterpartByName(gf *GoldFile, name, parent string) (index.Def, bool) {
 // function the patch changes.
 func (o *Oracle) choose(user string) (Exchange, string) {
 	ex := Exchange{Kind: "choose", Answer: AnswerRefusal, Why: "no offered option is changed by the patch"}
-	for _, m := range optionRE.FindAllStringSubmatch(user, -1) {
-		ex.Options = append(ex.Options, m[3]+":"+m[2])
+	for _, opt := range options(user) {
+		ex.Options = append(ex.Options, opt.path+":"+opt.name)
 	}
-	for _, m := range optionRE.FindAllStringSubmatch(user, -1) {
-		gf := o.gold.Files[m[3]]
+	for _, opt := range options(user) {
+		gf := o.gold.Files[opt.path]
 		if gf == nil {
 			continue
 		}
+		if opt.region {
+			if o.regionTouched(gf, opt.from, opt.to, opt.snippet) {
+				ex.Answer, ex.Path, ex.Name, ex.Why = AnswerChoice, opt.path, opt.name, ""
+				return ex, opt.letter
+			}
+			continue
+		}
 		for _, d := range gf.Edited() {
-			if d.QName == m[2] {
-				ex.Answer, ex.Path, ex.Name, ex.Why = AnswerChoice, m[3], m[2], ""
-				return ex, m[1]
+			if d.QName == opt.name {
+				ex.Answer, ex.Path, ex.Name, ex.Why = AnswerChoice, opt.path, opt.name, ""
+				return ex, opt.letter
 			}
 		}
 	}
