@@ -124,7 +124,8 @@ type TestRun struct {
 // Attempt is one model edit.
 type Attempt struct {
 	N            int            `json:"n"`
-	Target       string         `json:"target"` // path:qname
+	Target       string         `json:"target"`           // path:qname; a region's path:"lines A-B"
+	Region       bool           `json:"region,omitempty"` // the target is a region (lines outside any function)
 	PromptTokens int            `json:"prompt_tokens"`
 	Usage        provider.Usage `json:"usage"`
 	StopReason   string         `json:"stop_reason"`

@@ -350,7 +350,7 @@ func (r *run) attemptRegion(ctx context.Context, task string, a Attempt, feedbac
 	if err != nil {
 		return a, true, err
 	}
-	a.Target = g.Path + ":" + regionCandidate(g).QName
+	a.Target, a.Region = g.Path+":"+regionCandidate(g).QName, true
 	lang := r.langOf(ctx, g.Path)
 	p := RegionPrompt{Task: task, Feedback: feedback, Path: g.Path, Lang: lang, From: g.StartLine, To: g.EndLine, Scope: g.Scope,
 		Source: strings.ReplaceAll(string(src[g.Start:g.End]), "\r\n", "\n")}
