@@ -77,6 +77,14 @@ var cartCases = []cartCase{
 	{"module-constant", "TAX_RATE is wrong: the tax rate is 0.25", [][2]string{
 		{"TAX_RATE = 0.2\n", "TAX_RATE = 0.25\n"},
 	}},
+	// Four functions change: more than the three attempts, which accepted
+	// edits no longer spend.
+	{"four-functions", "Cart should keep its items in self.lines, not self.items", [][2]string{
+		{"        self.items = []\n", "        self.lines = []\n"},
+		{"        self.items.append((name, price, qty))\n", "        self.lines.append((name, price, qty))\n"},
+		{"for _, price, qty in self.items)\n", "for _, price, qty in self.lines)\n"},
+		{"(len(self.items), self.currency)", "(len(self.lines), self.currency)"},
+	}},
 	// The fix needs a new signature, and the task does not say so: the
 	// monitor questions it once, then takes it.
 	{"new-signature", "tax should also take the rate, TAX_RATE by default", [][2]string{
@@ -180,6 +188,7 @@ func TestBenchFixOracle(t *testing.T) {
 		"module-constant":         {oracle.OutcomeExact, ""},
 		"import-line":             {oracle.OutcomeExact, ""},
 		"new-signature":           {oracle.OutcomeExact, ""},
+		"four-functions":          {oracle.OutcomeExact, ""},
 	}
 	for id, w := range want {
 		r, ok := got[id]

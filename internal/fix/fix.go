@@ -322,7 +322,13 @@ loop:
 		case a.Test == nil:
 			// No tests to say whether the change is complete: ask whether
 			// another function must change too.
+			// An accepted edit is progress, not a failed try: it spends no
+			// attempt, up to maxUnverifiedEdits of them, so a fix over
+			// several functions and regions is not cut at the budget.
 			r.edited = append(r.edited, a.Target)
+			if len(r.edited) < maxUnverifiedEdits {
+				n--
+			}
 			feedback = ""
 			if !r.next(ctx, task, "Changed already for this task: "+strings.Join(r.edited, ", ")+".") {
 				break loop

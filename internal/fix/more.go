@@ -18,6 +18,11 @@ const (
 	// spending an attempt: each costs one short prompt, and a ranked list
 	// whose best guess is wrong is the locator's commonest miss.
 	maxDeclines = 4
+	// maxUnverifiedEdits is how many accepted edits a run with no tests
+	// makes before accepted edits spend attempts too: enough for the
+	// multi-function fixes of the dev sets, few enough that a model which
+	// never answers N still stops.
+	maxUnverifiedEdits = 8
 	// nextOptions is how many untried candidates a follow-up question offers:
 	// five letters keep the question short for a small model.
 	nextOptions = 5
