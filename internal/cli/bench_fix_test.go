@@ -46,6 +46,15 @@ def tax(amount):
 
 def ceil_total(cart):
     return math.ceil(cart.subtotal() + tax(cart.subtotal()))
+
+
+def discount(total):
+    if total > 100:
+        rate = 0.1
+    else:
+        rate = 0.0
+    reduced = total * (1 - rate)
+    return reduced
 `
 
 // cartCase is one hand-made fix: its task, and the edits that make the gold
@@ -84,6 +93,12 @@ var cartCases = []cartCase{
 		{"        self.items.append((name, price, qty))\n", "        self.lines.append((name, price, qty))\n"},
 		{"for _, price, qty in self.items)\n", "for _, price, qty in self.lines)\n"},
 		{"(len(self.items), self.currency)", "(len(self.lines), self.currency)"},
+	}},
+	// The function gets much shorter and the task does not say so: the
+	// prompt asks for a sentence then, and the oracle gives one.
+	{"much-shorter", "discount should be one expression: 10% off above 100", [][2]string{
+		{"    if total > 100:\n        rate = 0.1\n    else:\n        rate = 0.0\n    reduced = total * (1 - rate)\n    return reduced\n",
+			"    return total * (0.9 if total > 100 else 1)\n"},
 	}},
 	// The fix needs a new signature, and the task does not say so: the
 	// monitor questions it once, then takes it.
@@ -189,6 +204,7 @@ func TestBenchFixOracle(t *testing.T) {
 		"import-line":             {oracle.OutcomeExact, ""},
 		"new-signature":           {oracle.OutcomeExact, ""},
 		"four-functions":          {oracle.OutcomeExact, ""},
+		"much-shorter":            {oracle.OutcomeExact, ""},
 	}
 	for id, w := range want {
 		r, ok := got[id]

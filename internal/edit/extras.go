@@ -203,7 +203,10 @@ func checkNewFunction(orig Original, ex Extra, taken map[string]bool, anchors ma
 		return fail(CodeDefinitions, "it has code outside the function (%q). Imports go in an IMPORTS block; nothing else may change.", strings.TrimSpace(others[0]))
 	}
 	ex.Name = defs[0].name
-	if taken[ex.Name] {
+	// Where overloads are the language's own, a taken name is one more
+	// overload, unless the file has this very definition already.
+	overload := overloads[lang] && !strings.Contains(string(Dedent(orig.File)), code)
+	if taken[ex.Name] && !overload {
 		return fail(CodeCollision, "%s already exists in %s. Give the new function a name that is not taken, or use the existing %s as it is.", ex.Name, orig.Path, ex.Name)
 	}
 	r, ok := anchors[after]
@@ -231,6 +234,9 @@ var (
 	javaImport = lazyRegexp(`^import\s+(static\s+)?[\w.]+(\.\*)?\s*;\s*(//.*)?$`)
 	cInclude   = lazyRegexp(`^#\s*include\s*(<[^>]+>|"[^"]+")\s*(//.*|/\*.*\*/)?$`)
 )
+
+// overloads are the languages where one name may hold several functions.
+var overloads = map[string]bool{"cpp": true, "java": true, "csharp": true, "kotlin": true, "swift": true, "scala": true}
 
 // importLanguages names the languages IMPORTS blocks work for.
 const importLanguages = "python, go, javascript, typescript, rust, java, c, c++"

@@ -76,6 +76,22 @@ func TestCheckDefinitionForms(t *testing.T) {
 			"struct formatter {\n  template <typename Ctx>\n  auto format(int x, Ctx& ctx) {\n    return ctx.out();\n  }\n};\n",
 			"template <typename Ctx>\n  auto format(int x, Ctx& ctx) {\n    return ctx.out();\n  }",
 			"template <typename Ctx>\nauto format(int x, Ctx& ctx) {\n  return ctx.out(x);\n}", "  template <typename Ctx>\n  auto format(int x, Ctx& ctx) {\n    return ctx.out(x);\n  }\n};"},
+		{"java annotation on the line", "V.java", "java", "hashCode",
+			"class V {\n    @Override public int hashCode() {\n        return a;\n    }\n}\n",
+			"@Override public int hashCode() {\n        return a;\n    }",
+			"@Override public int hashCode() {\n    return a ^ b;\n}", "    @Override public int hashCode() {\n        return a ^ b;\n    }\n}"},
+		{"java abstract method", "P.java", "java", "getNumberType",
+			"abstract class P {\n    public abstract NumberType getNumberType() throws IOException;\n}\n",
+			"public abstract NumberType getNumberType() throws IOException;",
+			"@Deprecated\npublic abstract NumberType getNumberType() throws IOException;", "    @Deprecated\n    public abstract NumberType getNumberType() throws IOException;\n}"},
+		{"cpp template over lines", "c.h", "cpp", "cast",
+			"template <typename To, typename From,\n          FMT_ENABLE_IF(std::is_floating_point<From>::value)>\nTo cast(From f) {\n  return To(f);\n}\n",
+			"template <typename To, typename From,\n          FMT_ENABLE_IF(std::is_floating_point<From>::value)>\nTo cast(From f) {\n  return To(f);\n}",
+			"template <typename To, typename From,\n          FMT_ENABLE_IF(std::is_floating_point<From>::value)>\nTo cast(From f) {\n  return static_cast<To>(f);\n}", "return static_cast<To>(f);"},
+		{"cpp return type line", "c.h", "cpp", "make_color",
+			"FMT_CONSTEXPR escape<Char>\nmake_color(int c) FMT_NOEXCEPT {\n  return escape<Char>(c);\n}\n",
+			"FMT_CONSTEXPR escape<Char>\nmake_color(int c) FMT_NOEXCEPT {\n  return escape<Char>(c);\n}",
+			"FMT_CONSTEXPR escape<Char>\nmake_color(int c) FMT_NOEXCEPT {\n  return escape<Char>(c, 1);\n}", "escape<Char>(c, 1);"},
 	}
 	for _, tt := range tests {
 		v := Check(ctx, original(tt.path, tt.lang, tt.fname, tt.file, tt.sel), tt.reply, CheckOptions{})
@@ -99,5 +115,20 @@ func TestNewFunctionKeepsFileComments(t *testing.T) {
 	v := Check(context.Background(), orig, reply, CheckOptions{Extras: true})
 	if !v.Accept {
 		t.Fatalf("rejected (%s: %s)", v.Code, v.Reason)
+	}
+}
+
+// TestNewFunctionOverload: in C++ a new function may take a name the file
+// has (an overload); a copy of an existing definition is still refused.
+func TestNewFunctionOverload(t *testing.T) {
+	file := "int parse(int x) {\n  return x;\n}\n\nint use(int x) {\n  return parse(x);\n}\n"
+	orig := original("p.h", "cpp", "use", file, "int use(int x) {\n  return parse(x);\n}")
+	reply := "```cpp\nint use(int x) {\n  return parse(x, 1);\n}\n```\n\nNEW FUNCTION after use\n```cpp\nint parse(int x, int base) {\n  return x * base;\n}\n```\n"
+	if v := Check(context.Background(), orig, reply, CheckOptions{Extras: true}); !v.Accept {
+		t.Fatalf("overload rejected (%s: %s)", v.Code, v.Reason)
+	}
+	dup := "```cpp\nint use(int x) {\n  return parse(x);  // same\n}\n```\n\nNEW FUNCTION after use\n```cpp\nint parse(int x) {\n  return x;\n}\n```\n"
+	if v := Check(context.Background(), orig, dup, CheckOptions{Extras: true}); v.Accept || v.Code != CodeCollision {
+		t.Errorf("a copy of parse: %v %s, want a collision", v.Accept, v.Code)
 	}
 }

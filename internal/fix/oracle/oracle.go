@@ -156,6 +156,10 @@ func (o *Oracle) edit(system, user string) (Exchange, string) {
 	lang := fenceLang(user, m[0])
 	var b strings.Builder
 	b.WriteString("```" + lang + "\n" + dedentAt(gf.Post, post) + "\n```\n")
+	if pre, _ := gf.preText(d); strings.Contains(system, removedSentence) && 2*lines(post) < lines(pre) {
+		// The prompt asks for a sentence when code goes: a perfect editor gives one.
+		b.WriteString("\nRemoved the code this change makes redundant.\n")
+	}
 	for _, a := range helpers {
 		after := a.After
 		if after == "" {
@@ -173,6 +177,20 @@ func (o *Oracle) edit(system, user string) (Exchange, string) {
 	}
 	ex.Answer = AnswerGold
 	return ex, b.String()
+}
+
+// removedSentence is how the edit prompt asks for a reason when code goes.
+const removedSentence = "if you removed code"
+
+// lines counts s's non-blank lines.
+func lines(s string) int {
+	n := 0
+	for _, l := range strings.Split(s, "\n") {
+		if strings.TrimSpace(l) != "" {
+			n++
+		}
+	}
+	return n
 }
 
 // shownSource is the code block that follows the prompt's header line.
