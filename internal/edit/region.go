@@ -88,15 +88,16 @@ func regionSyntax(ctx context.Context, orig Original, file []byte, opts CheckOpt
 func regionCode(reply string) (code string, blocks int, fenced bool) {
 	lines := strings.Split(reply, "\n")
 	var body []string
-	in := false
+	in, marker := false, ""
 	for _, l := range lines {
 		t := strings.TrimSpace(l)
-		isFence := strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")
 		switch {
-		case isFence && !in:
-			in = true
+		case !in && fenceOpen().MatchString(t):
+			in, marker = true, t[:3]
 			blocks++
-		case isFence && in && strings.Trim(t, "`~") == "":
+		case in && t == marker:
+			// Only the opener's own marker closes: a "~~~~~~" underline in
+			// a docstring is code.
 			in = false
 		case in && blocks == 1:
 			body = append(body, l)
@@ -107,6 +108,10 @@ func regionCode(reply string) (code string, blocks int, fenced bool) {
 	}
 	return strings.Join(body, "\n"), blocks, true
 }
+
+// fenceOpen is a markdown fence's opening line: three backticks or
+// tildes, then at most a language tag.
+var fenceOpen = lazyRegexp("^(```|~~~)[\\w+#.-]*$")
 
 // commonIndent is the whitespace every non-blank line of s starts with.
 func commonIndent(s string) string {

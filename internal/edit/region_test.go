@@ -50,6 +50,10 @@ func TestCheckRegion(t *testing.T) {
 	if v := CheckRegion(ctx, orig, "    currency = \"USD\"\n    # ... rest unchanged", CheckOptions{}); v.Accept || v.Code != CodeElision {
 		t.Errorf("elided reply: %v %s", v.Accept, v.Code)
 	}
+	doc := original("s.py", "python", "", "\"\"\"\nrequests.session\n~~~~~~~~~~~~~~~~\n\"\"\"\nimport os\n", "\"\"\"\nrequests.session\n~~~~~~~~~~~~~~~~\n\"\"\"\nimport os")
+	if v := CheckRegion(ctx, doc, "```python\n\"\"\"\nrequests.session\n~~~~~~~~~~~~~~~~\n\"\"\"\nimport os\nimport sys\n```\n", CheckOptions{}); !v.Accept {
+		t.Errorf("a docstring's ~~~ underline: %s %s", v.Code, v.Reason)
+	}
 	imports := original("cart.py", "python", "", regionFile, "import os\n\nLIMIT = 10")
 	if v := CheckRegion(ctx, imports, "import os\nimport sys\n\nLIMIT = 10", CheckOptions{}); !v.Accept || !strings.HasPrefix(string(v.File), "import os\nimport sys\n\nLIMIT = 10\n\n\nclass Cart:") {
 		t.Errorf("imports: %s %s\n%s", v.Code, v.Reason, v.File)
