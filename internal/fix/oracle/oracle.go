@@ -2,8 +2,10 @@
 // ceiling: a perfect editor that knows the gold patch but answers only from
 // what the pipeline shows it. Shown a function, it returns that function as
 // the gold patch leaves it (with the patch's new helpers and imports next to
-// it, when the prompt offers those blocks); asked to choose, it picks the
-// first offered option the patch changes; anything else it refuses. It reads
+// it, when the prompt offers those blocks); shown lines outside any function
+// (a region), it returns those lines as the patch leaves them; asked to
+// choose, it picks the first offered option the patch changes; anything
+// else it refuses. It reads
 // nothing but the request (the system prompt and the messages), so whatever
 // it answers, the pipeline put in front of it. Bench runs it over a SWE-bench
 // style instance file (`grit bench fix --oracle`).
