@@ -5,6 +5,9 @@
 // quality monitor, splice it by byte range, run the tests, and on failure
 // locate again from the test output and retry, within an attempt budget. When
 // the budget is spent every changed file is restored from the snapshot.
+// With no tests, the model is asked after each edit what else must change:
+// another located function, or a region (region.go), lines outside any
+// function shown and returned whole.
 //
 // The model never explores. Run is not safe for concurrent use on one
 // repository (it writes files); the Report it returns is the whole story of a
