@@ -242,26 +242,9 @@ func (r *run) fix(ctx context.Context, task string) error {
 	case r.rep.TestCommand == "":
 		r.rep.TestCommand = DetectTest(r.root)
 	}
-	traceback := r.opts.Traceback
-	if r.rep.TestCommand != "" && !r.opts.DryRun {
-		r.say("running the tests first: %s", r.rep.TestCommand)
-		tr, err := r.test(ctx)
-		if err != nil {
-			return err
-		}
-		r.rep.Baseline = tr
-		r.record("baseline", tr)
-		if why := brokenTestCommand(tr); why != "" {
-			r.rep.Status = StatusBrokenTests
-			r.rep.Message = fmt.Sprintf("%q does not run (%s); fix the environment or pass --test with a command that runs the tests", r.rep.TestCommand, why)
-			return fmt.Errorf("%w: %s", ErrTestCommand, r.rep.Message)
-		}
-		if tr.Passed {
-			r.say("  they pass already")
-		} else {
-			r.say("  they fail (exit %d)", tr.ExitCode)
-			traceback = strings.TrimSpace(traceback + "\n" + tr.Output)
-		}
+	traceback, err := r.baseline(ctx)
+	if err != nil {
+		return err
 	}
 	cands, err := r.locate(ctx, task, traceback)
 	if err != nil {
@@ -356,6 +339,34 @@ loop:
 	r.rep.Message = fmt.Sprintf("no passing fix in %d attempt(s); every changed file was restored", r.opts.Attempts)
 	r.say("%s", r.rep.Message)
 	return nil
+}
+
+// baseline runs the tests before any edit (when there are tests and this
+// is no dry run) and returns the traceback to locate from: the one given,
+// with the failing tests' output.
+func (r *run) baseline(ctx context.Context) (string, error) {
+	traceback := r.opts.Traceback
+	if r.rep.TestCommand == "" || r.opts.DryRun {
+		return traceback, nil
+	}
+	r.say("running the tests first: %s", r.rep.TestCommand)
+	tr, err := r.test(ctx)
+	if err != nil {
+		return "", err
+	}
+	r.rep.Baseline = tr
+	r.record("baseline", tr)
+	if why := brokenTestCommand(tr); why != "" {
+		r.rep.Status = StatusBrokenTests
+		r.rep.Message = fmt.Sprintf("%q does not run (%s); fix the environment or pass --test with a command that runs the tests", r.rep.TestCommand, why)
+		return "", fmt.Errorf("%w: %s", ErrTestCommand, r.rep.Message)
+	}
+	if tr.Passed {
+		r.say("  they pass already")
+		return traceback, nil
+	}
+	r.say("  they fail (exit %d)", tr.ExitCode)
+	return strings.TrimSpace(traceback + "\n" + tr.Output), nil
 }
 
 // signatureAgain follows a signature rejection in the feedback: the check
