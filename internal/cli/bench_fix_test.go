@@ -55,6 +55,9 @@ def discount(total):
         rate = 0.0
     reduced = total * (1 - rate)
     return reduced
+
+
+DEFAULT_DISCOUNT = 0.0
 `
 
 // cartCase is one hand-made fix: its task, and the edits that make the gold
@@ -99,6 +102,11 @@ var cartCases = []cartCase{
 	{"much-shorter", "discount should be one expression: 10% off above 100", [][2]string{
 		{"    if total > 100:\n        rate = 0.1\n    else:\n        rate = 0.0\n    reduced = total * (1 - rate)\n    return reduced\n",
 			"    return total * (0.9 if total > 100 else 1)\n"},
+	}},
+	// A new function lands just above a module constant: the region holding
+	// the constant is offered next, and the helper must not come twice.
+	{"new-function-above-constant", "discount must round the reduced total to cents with a round_cents helper", [][2]string{
+		{"    reduced = total * (1 - rate)\n    return reduced\n\n\nDEFAULT", "    reduced = total * (1 - rate)\n    return round_cents(reduced)\n\n\ndef round_cents(x):\n    return round(x, 2)\n\n\nDEFAULT"},
 	}},
 	// The fix needs a new signature, and the task does not say so: the
 	// monitor questions it once, then takes it.
@@ -196,15 +204,16 @@ func TestBenchFixOracle(t *testing.T) {
 		got[r.InstanceID] = r
 	}
 	want := map[string]struct{ outcome, stage string }{
-		"one-function":            {oracle.OutcomeExact, ""},
-		"two-functions":           {oracle.OutcomeExact, ""},
-		"new-function-and-import": {oracle.OutcomeExact, ""},
-		"class-attribute":         {oracle.OutcomeExact, ""},
-		"module-constant":         {oracle.OutcomeExact, ""},
-		"import-line":             {oracle.OutcomeExact, ""},
-		"new-signature":           {oracle.OutcomeExact, ""},
-		"four-functions":          {oracle.OutcomeExact, ""},
-		"much-shorter":            {oracle.OutcomeExact, ""},
+		"one-function":                {oracle.OutcomeExact, ""},
+		"two-functions":               {oracle.OutcomeExact, ""},
+		"new-function-and-import":     {oracle.OutcomeExact, ""},
+		"class-attribute":             {oracle.OutcomeExact, ""},
+		"module-constant":             {oracle.OutcomeExact, ""},
+		"import-line":                 {oracle.OutcomeExact, ""},
+		"new-signature":               {oracle.OutcomeExact, ""},
+		"four-functions":              {oracle.OutcomeExact, ""},
+		"much-shorter":                {oracle.OutcomeExact, ""},
+		"new-function-above-constant": {oracle.OutcomeExact, ""},
 	}
 	for id, w := range want {
 		r, ok := got[id]

@@ -50,6 +50,10 @@ type Oracle struct {
 	// sentImports are the import lines it gave in IMPORTS blocks: its own
 	// words, which it may find again in lines it is shown.
 	sentImports []string
+	// sentHelpers are the new functions it gave in NEW FUNCTION blocks
+	// (normalized): an insertion next to a region that holds one was
+	// made already.
+	sentHelpers []string
 }
 
 // New returns an oracle that knows gold.
@@ -168,6 +172,7 @@ func (o *Oracle) edit(system, user string) (Exchange, string) {
 			after = d.Name
 		}
 		fmt.Fprintf(&b, "\nNEW FUNCTION after %s\n```%s\n%s\n```\n", after, lang, dedentAt(gf.Post, a.Text))
+		o.sentHelpers = append(o.sentHelpers, normalize(gf.Lang, []byte(a.Text)))
 		ex.Extras++
 	}
 	if strings.Contains(system, "IMPORTS") {

@@ -128,7 +128,7 @@ func (o *Oracle) regionTouched(gf *GoldFile, from, to int, snippet []string) boo
 		return false
 	}
 	inside, across := gf.within(s, s+to-from+1)
-	return len(inside) > 0 && !across
+	return len(o.notSent(gf, inside)) > 0 && !across
 }
 
 // editRegion answers a region prompt: the lines as the patch leaves them.
@@ -159,6 +159,7 @@ func (o *Oracle) editRegion(user string) (Exchange, string) {
 	}
 	e := s + len(shown)
 	inside, across := gf.within(s, e)
+	inside = o.notSent(gf, inside)
 	switch {
 	case across:
 		ex.Why = "the patch's change there reaches beyond the lines shown"
@@ -180,6 +181,25 @@ func (o *Oracle) editRegion(user string) (Exchange, string) {
 	post = append(post, pre[i:e]...)
 	ex.Answer = AnswerGold
 	return ex, "```" + fenceLang(user, m[0]) + "\n" + strings.Join(post, "\n") + "\n```\n"
+}
+
+// notSent drops the insertions that hold a new function it already gave in
+// a NEW FUNCTION block: the pipeline placed it, next to the region.
+func (o *Oracle) notSent(gf *GoldFile, changes []edit.LineChange) []edit.LineChange {
+	var out []edit.LineChange
+	for _, c := range changes {
+		sent := false
+		if c.OldStart == c.OldEnd {
+			ins := normalize(gf.Lang, []byte(strings.Join(c.New, "")))
+			for _, h := range o.sentHelpers {
+				sent = sent || (h != "" && strings.Contains(ins, h))
+			}
+		}
+		if !sent {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // regionShown is the lines of the code block after the region header.
