@@ -44,50 +44,8 @@ func (a *Agent) run(ctx context.Context, prompt string, nudge bool, images []too
 		return res, err
 	}
 
-	var extra []string
-	if !a.started {
-		a.started = true
-		if a.opts.Hooks != nil {
-			source := "startup"
-			if a.opts.Resumed {
-				source = "resume"
-			}
-			out, err := a.opts.Hooks.Fire(ctx, EventSessionStart, a.hookInput(map[string]any{"source": source}))
-			if err != nil {
-				return fail(err)
-			}
-			extra = append(extra, out.AdditionalContext)
-		}
-	}
-	if a.opts.Hooks != nil {
-		out, err := a.opts.Hooks.Fire(ctx, EventUserPromptSubmit, a.hookInput(map[string]any{"prompt": prompt}))
-		if err != nil {
-			return fail(err)
-		}
-		if out.Stop {
-			res.Text = "The prompt was stopped by a UserPromptSubmit hook: " + out.StopReason
-			return fail(errors.New(res.Text))
-		}
-		if out.Block {
-			res.Text = "The prompt was blocked by a UserPromptSubmit hook: " + out.Reason
-			return fail(errors.New(res.Text))
-		}
-		extra = append(extra, out.AdditionalContext)
-	}
-	first := textMessage(provider.RoleUser, append(extra, prompt)...)
-	if len(images) > 0 {
-		if p := a.Provider(); provider.AcceptsImages(p) {
-			first.Content = append(first.Content, ImageBlocks(images)...)
-		} else {
-			first.Content = append(first.Content, provider.Block{Type: provider.BlockText, Text: fmt.Sprintf("[%d attached image(s) were not sent: the model %s does not accept images.]", len(images), p.Name())})
-			a.emit(Event{Kind: KindNotice, Text: fmt.Sprintf("the model %s does not accept images; the attached image was not sent (switch with /model to a vision model)", p.Name())})
-		}
-	}
-	if nudge {
-		if err := a.recordNudge(strings.Join(append(extra, prompt), "\n\n")); err != nil {
-			return fail(err)
-		}
-	} else if err := a.record(first, false); err != nil {
+	if stop, err := a.openTurn(ctx, prompt, nudge, images); err != nil {
+		res.Text = stop
 		return fail(err)
 	}
 
@@ -118,74 +76,17 @@ func (a *Agent) run(ctx context.Context, prompt string, nudge bool, images []too
 		if err := a.maybeCompact(ctx); err != nil {
 			return fail(err)
 		}
-		p := a.Provider()
-		resp, err := p.Send(ctx, a.request(), func(e provider.Event) {
-			switch e.Type {
-			case "text_delta":
-				a.emit(Event{Kind: KindTextDelta, Text: e.Text})
-			case "tool_use_start":
-				a.emit(Event{Kind: KindToolStart, ToolName: e.Name})
-			}
-		})
-		res.Turns++
-		if resp != nil {
-			res.StopReason = resp.StopReason
-			res.Usage.Add(resp.Usage)
-			a.mu.Lock()
-			a.usage.Add(resp.Usage)
-			a.lastUsage = resp.Usage
-			a.mu.Unlock()
-			u := resp.Usage
-			a.emit(Event{Kind: KindUsage, Usage: &u})
-			if a.opts.Session != nil && resp.Usage != (provider.Usage{}) {
-				if err := a.opts.Session.AppendUsage(p.Name(), resp.Usage); err != nil {
-					return fail(err)
-				}
-			}
-		}
+		resp, err := a.send(ctx, &res)
 		if err != nil {
-			if ctx.Err() != nil {
-				if resp != nil {
-					if partial := textOnly(resp.Content); len(partial.Content) > 0 {
-						if rerr := a.record(partial, true); rerr != nil {
-							return fail(rerr)
-						}
-						res.Text = partial.Text()
-					}
-				}
-				return fail(ctx.Err())
-			}
-			return fail(fmt.Errorf("model %s: %w", p.Name(), err))
+			return fail(err)
 		}
 		msg := provider.Message{Role: provider.RoleAssistant, Content: resp.Content}
 		calls := toolUses(msg)
 
 		switch {
 		case resp.StopReason == provider.StopMaxTokens:
-			// A call cut mid-input cannot run: keep the text, and ask for
-			// the rest of the text or the whole call again.
-			msg = textOnly(msg.Content)
-			if len(msg.Content) > 0 {
-				if err := a.record(msg, false); err != nil {
-					return fail(err)
-				}
-				a.emit(Event{Kind: KindAssistant, Message: &msg})
-			}
-			cut.WriteString(msg.Text())
-			if continues >= MaxContinues {
-				res.Text = fmt.Sprintf("The model's reply hit the output token limit %d times in a row; stopping. Partial reply:\n%s", continues+1, cut.String())
-				return fail(errors.New("output token limit"))
-			}
-			continues++
-			nudge := ContinueNudge
-			if len(calls) > 0 {
-				nudge = fmt.Sprintf(CutCallNudge, calls[len(calls)-1].Name)
-				cut.Reset() // the text led up to a call; the answer comes after it
-				a.emit(Event{Kind: KindNotice, Text: fmt.Sprintf("reply cut by the output token limit inside a %s call; asking the model to send it again", calls[len(calls)-1].Name)})
-			} else {
-				a.emit(Event{Kind: KindNotice, Text: "reply cut by the output token limit; asking the model to continue"})
-			}
-			if err := a.recordNudge(nudge); err != nil {
+			if stop, err := a.continueCut(msg, calls, &cut, &continues); err != nil {
+				res.Text = stop
 				return fail(err)
 			}
 			continue
@@ -204,36 +105,10 @@ func (a *Agent) run(ctx context.Context, prompt string, nudge bool, images []too
 			return res, nil
 
 		case len(calls) > 0 && (resp.StopReason == provider.StopToolUse || resp.StopReason == provider.StopEndTurn):
-			if err := a.record(msg, false); err != nil {
-				return fail(err)
-			}
-			a.emit(Event{Kind: KindAssistant, Message: &msg})
 			cut.Reset()
-			results, loopMsg, err := a.runTools(ctx, calls, &loops)
-			res.Usage.Add(a.takePendingUsage())
-			interrupted := ctx.Err() != nil
-			reply := provider.Message{Role: provider.RoleUser, Content: results}
-			if rerr := a.record(reply, interrupted); rerr != nil {
-				return fail(rerr)
-			}
-			a.emit(Event{Kind: KindToolResults, Message: &reply})
-			if interrupted {
-				return fail(ctx.Err())
-			}
-			if err != nil {
+			if done, err := a.toolRound(ctx, msg, calls, &loops, &res); err != nil {
 				return fail(err)
-			}
-			if a.stopped() != "" {
-				res.Subtype = SubtypeSuccess
-				res.Text = "Stopped by a hook: " + a.stopped()
-				a.emit(Event{Kind: KindNotice, Text: res.Text})
-				return res, nil
-			}
-			if loopMsg != "" {
-				res.Text = loopMsg
-				res.IsError = true
-				res.Subtype = SubtypeDuringExecute
-				a.emit(Event{Kind: KindNotice, Text: loopMsg})
+			} else if done {
 				return res, nil
 			}
 			continue
@@ -244,23 +119,11 @@ func (a *Agent) run(ctx context.Context, prompt string, nudge bool, images []too
 				return fail(err)
 			}
 			a.emit(Event{Kind: KindAssistant, Message: &msg})
-			if a.opts.Hooks != nil && stopBlocks < MaxStopBlocks {
-				out, err := a.opts.Hooks.Fire(ctx, EventStop, a.hookInput(map[string]any{"stop_hook_active": stopBlocks > 0}))
-				if err != nil {
-					return fail(err)
-				}
-				if out.Stop {
-					// continue:false: the model stops here, whatever a block says.
-					a.emit(Event{Kind: KindNotice, Text: "a Stop hook ended the turn: " + out.StopReason})
-				} else if out.Block {
-					stopBlocks++
-					cut.Reset()
-					a.emit(Event{Kind: KindNotice, Text: "a Stop hook sent the model back to work: " + out.Reason})
-					if err := a.recordNudge("Stop hook feedback: " + out.Reason); err != nil {
-						return fail(err)
-					}
-					continue
-				}
+			if again, err := a.stopHook(ctx, &stopBlocks); err != nil {
+				return fail(err)
+			} else if again {
+				cut.Reset()
+				continue
 			}
 			res.Subtype = SubtypeSuccess
 			res.Text = cut.String() + msg.Text()
@@ -277,6 +140,193 @@ func (a *Agent) run(ctx context.Context, prompt string, nudge bool, images []too
 			return res, nil
 		}
 	}
+}
+
+// openTurn fires the SessionStart (once) and UserPromptSubmit hooks and
+// records the prompt with what they add (images attached, or a note when
+// the model takes none). When a hook stops or blocks the prompt, stop says
+// so and err ends the turn.
+func (a *Agent) openTurn(ctx context.Context, prompt string, nudge bool, images []tool.Image) (stop string, err error) {
+	var extra []string
+	if !a.started {
+		a.started = true
+		if a.opts.Hooks != nil {
+			source := "startup"
+			if a.opts.Resumed {
+				source = "resume"
+			}
+			out, err := a.opts.Hooks.Fire(ctx, EventSessionStart, a.hookInput(map[string]any{"source": source}))
+			if err != nil {
+				return "", err
+			}
+			extra = append(extra, out.AdditionalContext)
+		}
+	}
+	if a.opts.Hooks != nil {
+		out, err := a.opts.Hooks.Fire(ctx, EventUserPromptSubmit, a.hookInput(map[string]any{"prompt": prompt}))
+		if err != nil {
+			return "", err
+		}
+		if out.Stop {
+			stop = "The prompt was stopped by a UserPromptSubmit hook: " + out.StopReason
+			return stop, errors.New(stop)
+		}
+		if out.Block {
+			stop = "The prompt was blocked by a UserPromptSubmit hook: " + out.Reason
+			return stop, errors.New(stop)
+		}
+		extra = append(extra, out.AdditionalContext)
+	}
+	first := textMessage(provider.RoleUser, append(extra, prompt)...)
+	if len(images) > 0 {
+		if p := a.Provider(); provider.AcceptsImages(p) {
+			first.Content = append(first.Content, ImageBlocks(images)...)
+		} else {
+			first.Content = append(first.Content, provider.Block{Type: provider.BlockText, Text: fmt.Sprintf("[%d attached image(s) were not sent: the model %s does not accept images.]", len(images), p.Name())})
+			a.emit(Event{Kind: KindNotice, Text: fmt.Sprintf("the model %s does not accept images; the attached image was not sent (switch with /model to a vision model)", p.Name())})
+		}
+	}
+	if nudge {
+		return "", a.recordNudge(strings.Join(append(extra, prompt), "\n\n"))
+	}
+	return "", a.record(first, false)
+}
+
+// send makes one model call and counts its usage (res, the session's, the
+// transcript's). A failure is the error the turn ends with; after a
+// cancellation the partial reply is recorded as interrupted and is res.Text.
+func (a *Agent) send(ctx context.Context, res *Result) (*provider.Response, error) {
+	p := a.Provider()
+	resp, err := p.Send(ctx, a.request(), func(e provider.Event) {
+		switch e.Type {
+		case "text_delta":
+			a.emit(Event{Kind: KindTextDelta, Text: e.Text})
+		case "tool_use_start":
+			a.emit(Event{Kind: KindToolStart, ToolName: e.Name})
+		}
+	})
+	res.Turns++
+	if resp != nil {
+		res.StopReason = resp.StopReason
+		res.Usage.Add(resp.Usage)
+		a.mu.Lock()
+		a.usage.Add(resp.Usage)
+		a.lastUsage = resp.Usage
+		a.mu.Unlock()
+		u := resp.Usage
+		a.emit(Event{Kind: KindUsage, Usage: &u})
+		if a.opts.Session != nil && resp.Usage != (provider.Usage{}) {
+			if err := a.opts.Session.AppendUsage(p.Name(), resp.Usage); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err == nil {
+		return resp, nil
+	}
+	if ctx.Err() == nil {
+		return nil, fmt.Errorf("model %s: %w", p.Name(), err)
+	}
+	if resp != nil {
+		if partial := textOnly(resp.Content); len(partial.Content) > 0 {
+			if rerr := a.record(partial, true); rerr != nil {
+				return nil, rerr
+			}
+			res.Text = partial.Text()
+		}
+	}
+	return nil, ctx.Err()
+}
+
+// continueCut handles a reply cut by the output token limit: a call cut
+// mid-input cannot run, so the text is kept and the model is asked for the
+// rest of the text, or for the whole call again, up to MaxContinues times
+// in a row; then stop is the turn's text and err ends it.
+func (a *Agent) continueCut(msg provider.Message, calls []provider.Block, cut *strings.Builder, continues *int) (stop string, err error) {
+	msg = textOnly(msg.Content)
+	if len(msg.Content) > 0 {
+		if err := a.record(msg, false); err != nil {
+			return "", err
+		}
+		a.emit(Event{Kind: KindAssistant, Message: &msg})
+	}
+	cut.WriteString(msg.Text())
+	if *continues >= MaxContinues {
+		stop = fmt.Sprintf("The model's reply hit the output token limit %d times in a row; stopping. Partial reply:\n%s", *continues+1, cut.String())
+		return stop, errors.New("output token limit")
+	}
+	*continues++
+	nudge := ContinueNudge
+	if len(calls) > 0 {
+		nudge = fmt.Sprintf(CutCallNudge, calls[len(calls)-1].Name)
+		cut.Reset() // the text led up to a call; the answer comes after it
+		a.emit(Event{Kind: KindNotice, Text: fmt.Sprintf("reply cut by the output token limit inside a %s call; asking the model to send it again", calls[len(calls)-1].Name)})
+	} else {
+		a.emit(Event{Kind: KindNotice, Text: "reply cut by the output token limit; asking the model to continue"})
+	}
+	return "", a.recordNudge(nudge)
+}
+
+// toolRound records a reply with tool calls, runs them and records their
+// results. done says the turn ends here with res as it is (a Stop hook or
+// loop detection ended it); an error ends it as a failure.
+func (a *Agent) toolRound(ctx context.Context, msg provider.Message, calls []provider.Block, loops *loopDetector, res *Result) (done bool, err error) {
+	if err := a.record(msg, false); err != nil {
+		return false, err
+	}
+	a.emit(Event{Kind: KindAssistant, Message: &msg})
+	results, loopMsg, err := a.runTools(ctx, calls, loops)
+	res.Usage.Add(a.takePendingUsage())
+	interrupted := ctx.Err() != nil
+	reply := provider.Message{Role: provider.RoleUser, Content: results}
+	if rerr := a.record(reply, interrupted); rerr != nil {
+		return false, rerr
+	}
+	a.emit(Event{Kind: KindToolResults, Message: &reply})
+	if interrupted {
+		return false, ctx.Err()
+	}
+	if err != nil {
+		return false, err
+	}
+	if a.stopped() != "" {
+		res.Subtype = SubtypeSuccess
+		res.Text = "Stopped by a hook: " + a.stopped()
+		a.emit(Event{Kind: KindNotice, Text: res.Text})
+		return true, nil
+	}
+	if loopMsg != "" {
+		res.Text = loopMsg
+		res.IsError = true
+		res.Subtype = SubtypeDuringExecute
+		a.emit(Event{Kind: KindNotice, Text: loopMsg})
+		return true, nil
+	}
+	return false, nil
+}
+
+// stopHook fires the Stop hooks at the end of a turn, at most
+// MaxStopBlocks times a turn. again says a hook sent the model back to
+// work (its feedback is recorded as the next prompt).
+func (a *Agent) stopHook(ctx context.Context, stopBlocks *int) (again bool, err error) {
+	if a.opts.Hooks == nil || *stopBlocks >= MaxStopBlocks {
+		return false, nil
+	}
+	out, err := a.opts.Hooks.Fire(ctx, EventStop, a.hookInput(map[string]any{"stop_hook_active": *stopBlocks > 0}))
+	if err != nil {
+		return false, err
+	}
+	if out.Stop {
+		// continue:false: the model stops here, whatever a block says.
+		a.emit(Event{Kind: KindNotice, Text: "a Stop hook ended the turn: " + out.StopReason})
+		return false, nil
+	}
+	if !out.Block {
+		return false, nil
+	}
+	*stopBlocks++
+	a.emit(Event{Kind: KindNotice, Text: "a Stop hook sent the model back to work: " + out.Reason})
+	return true, a.recordNudge("Stop hook feedback: " + out.Reason)
 }
 
 func (a *Agent) maybeCompact(ctx context.Context) error {

@@ -4,9 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 
@@ -70,80 +69,85 @@ type AgentSession struct {
 	// Trusted says whether the repository's own settings, hooks and skills
 	// are honoured (grit trust).
 	Trusted bool
-	ixMu    sync.Mutex
-	ix      *index.Index
+	ixOnce  sync.Once
+	ix      index.Lazy
 	env     *tool.Env
 	// MCP holds the session's MCP servers (stopped by Close).
 	MCP *mcpclient.Manager
 }
 
-// settings resolves the workspace root and loads its settings (LoadSettings).
-func (o AgentOptions) settings() (string, config.Settings, config.Sources, permission.TrustStatus, error) {
-	root, err := permission.WorkspaceRoot(o.Root)
-	if err != nil {
-		return "", config.Settings{}, config.Sources{}, permission.TrustStatus{}, err
-	}
-	settings, src, status, err := LoadSettings(root, o.ConfigOpts, o.TrustPath)
-	return root, settings, src, status, err
+// workspace resolves the workspace root and loads its settings under the
+// trust rule (permission.OpenWorkspace).
+func (o AgentOptions) workspace() (permission.Workspace, error) {
+	return permission.OpenWorkspace(o.Root, o.ConfigOpts, o.TrustPath)
 }
 
-// LoadSettings reads root's settings under the one trust rule every command
-// follows: the repository's own layers count only while the user trusts it
-// (grit trust; trustPath "" is the default file); status says which.
-func LoadSettings(root string, opts config.LoadOptions, trustPath string) (config.Settings, config.Sources, permission.TrustStatus, error) {
-	settings, src, err := config.Load(root, opts)
-	if err != nil {
-		return settings, src, permission.TrustStatus{}, err
+func (o AgentOptions) warnf(format string, args ...any) {
+	if o.Warnf != nil {
+		o.Warnf(format, args...)
 	}
-	status, err := permission.CheckTrustAt(root, trustPath)
-	if err != nil {
-		return settings, src, status, err
-	}
-	if !status.Honoured() {
-		settings = src.Untrusted()
-	}
-	return settings, src, status, nil
 }
 
 // OpenAgent loads settings, builds the provider, tools, sandbox, permission
 // engine and hooks, and creates or resumes the session.
 func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
-	warnf := o.Warnf
-	if warnf == nil {
-		warnf = func(string, ...any) {}
-	}
-	root, settings, src, status, err := o.settings()
+	w, err := o.workspace()
 	if err != nil {
 		return nil, err
 	}
-	trusted := status.Honoured()
-	if !trusted {
-		warnf("%s", status.Describe())
+	if !w.Trust.Honoured() {
+		o.warnf("%s", w.Trust.Describe())
 	}
-
-	s := &AgentSession{Settings: settings, Trusted: trusted}
-	model := settings.ModelOr(o.Model)
-	s.Model = model
+	// additionalDirectories are absolute from here on (relative ones start
+	// at the workspace root, ~ at the home directory).
+	permission.AbsDirs(w.Settings.Permissions.AdditionalDirectories, w.Root, o.ConfigOpts.Home)
+	s := &AgentSession{Settings: w.Settings, Trusted: w.Trust.Honoured(), Model: w.Settings.ModelOr(o.Model)}
 	p := o.Provider
 	if p == nil {
-		if p, err = s.newProvider(model); err != nil {
+		if p, err = s.newProvider(s.Model); err != nil {
 			return nil, err
 		}
 	} else {
 		s.Model = p.Name()
 	}
-
-	// additionalDirectories are absolute from here on (relative ones start
-	// at the workspace root, ~ at the home directory).
-	for i, d := range settings.Permissions.AdditionalDirectories {
-		settings.Permissions.AdditionalDirectories[i] = absDir(d, root, o.ConfigOpts.Home)
+	removed := permission.RemovedTools(o.DisallowedTools)
+	tools, err := s.openTools(o, w.Root, removed)
+	if err != nil {
+		return nil, err
 	}
-	s.Settings = settings
+	po := permission.Options{Root: s.Root, Home: o.ConfigOpts.Home, Cwd: s.env.Cwd, ReadOnlyTools: sideEffectFreeTools}
+	if err := po.FromWorkspace(w, o.PermissionMode, o.AllowedTools, o.DisallowedTools); err != nil {
+		return nil, err
+	}
+	if s.Engine, err = permission.New(po); err != nil {
+		return nil, err
+	}
+	for _, n := range s.Engine.Notices() {
+		o.warnf("%s", n)
+	}
+	if !removed[permission.ExitPlanMode] {
+		// Plan mode's way out; it switches the engine's mode once approved.
+		tools.Add(tool.ExitPlanMode{Mode: s.Engine.Mode, SetMode: s.Engine.SetMode})
+	}
+	history, err := s.openSession(o, w.Root)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.openLoop(o, w, p, tools, history); err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.installDaily(ctx, o, w.Sources, removed, history)
+	return s, nil
+}
 
-	// Tools and where Bash runs.
+// openTools builds the tools' environment (where Bash runs, where relative
+// paths start) and the default tools less the removed ones.
+func (s *AgentSession) openTools(o AgentOptions, root string, removed map[string]bool) (*tool.Registry, error) {
 	runner := o.Runner
 	if runner == nil {
-		if runner, err = sandbox.NewFor(root, settings); err != nil {
+		var err error
+		if runner, err = sandbox.NewFor(root, s.Settings); err != nil {
 			return nil, err
 		}
 	}
@@ -151,8 +155,7 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.Root = env.Root
-	s.env = env
+	s.Root, s.env = env.Root, env
 	s.Cwd = permission.LaunchDir(env.Root)
 	// Relative paths and Bash start where grit was started, as in Claude Code.
 	if err := env.SetBase(s.Cwd); err != nil {
@@ -160,112 +163,74 @@ func OpenAgent(ctx context.Context, o AgentOptions) (*AgentSession, error) {
 	}
 	env.SetCwd(s.Cwd)
 	env.Index = s.index
-	for _, k := range sortedKeys(settings.Env) {
-		env.Vars = append(env.Vars, k+"="+settings.Env[k])
+	for _, k := range slices.Sorted(maps.Keys(s.Settings.Env)) {
+		env.Vars = append(env.Vars, k+"="+s.Settings.Env[k])
 	}
-	tools := tool.Default(env)
 	var keep []tool.Tool
-	removed := permission.RemovedTools(o.DisallowedTools)
-	for _, t := range tools.All() {
+	for _, t := range tool.Default(env).All() {
 		if !removed[t.Name()] {
 			keep = append(keep, t)
 		}
 	}
-	tools = tool.NewRegistry(keep...)
+	return tool.NewRegistry(keep...), nil
+}
 
-	// Permissions: the command line's rules sit above the user's.
-	mode := o.PermissionMode
-	if mode != "" {
-		if err := config.ValidMode(mode); err != nil {
-			return nil, err
-		}
-	}
-	user := src.User.Settings.Permissions
-	user.Allow = append(config.SplitToolList(o.AllowedTools), user.Allow...)
-	user.Deny = append(config.SplitToolList(o.DisallowedTools), user.Deny...)
-	if mode == "" && src.Env.Settings.Permissions.DefaultMode != "" {
-		mode = src.Env.Settings.Permissions.DefaultMode
-	}
-	project := src.ProjectPermissions()
-	engine, err := permission.New(permission.Options{
-		Mode: mode, Root: env.Root,
-		Managed: src.Managed.Settings.Permissions, User: user, Project: project,
-		ProjectTrusted: trusted, Home: o.ConfigOpts.Home,
-		Cwd: env.Cwd, AdditionalDirs: settings.Permissions.AdditionalDirectories,
-		ReadOnlyTools: sideEffectFreeTools,
-	})
-	if err != nil {
-		return nil, err
-	}
-	for _, n := range engine.Notices() {
-		warnf("%s", n)
-	}
-	s.Engine = engine
-	if !removed[permission.ExitPlanMode] {
-		// Plan mode's way out; it switches the engine's mode once approved.
-		tools.Add(tool.ExitPlanMode{Mode: engine.Mode, SetMode: engine.SetMode})
-	}
-
-	// The session.
+// openSession creates the session, or resumes the one o names, and returns
+// the conversation so far.
+func (s *AgentSession) openSession(o AgentOptions, root string) ([]provider.Message, error) {
 	st, err := session.NewStore(o.DataHome, root)
 	if err != nil {
 		return nil, err
 	}
-	var history []provider.Message
 	meta := session.Meta{Cwd: root, Model: s.Model}
-	switch {
-	case o.Resume != "" || o.Continue:
-		sess, tr, forked, err := st.Resume(o.Resume, meta)
-		if err != nil {
-			return nil, err
-		}
-		id := sess.ID
-		if forked != "" {
-			id, s.ForkedFrom = forked, forked
-			warnf("session %s is in use by another grit process; continuing in a new session %s forked from it", id, sess.ID)
-		}
-		if w := tr.Warning(); w != "" {
-			warnf("session %s: %s", id, w)
-			for _, line := range tr.Warnings {
-				warnf("  %s", line)
-			}
-		}
-		s.Session, s.Resumed, history = sess, true, tr.Messages()
-	default:
-		if s.Session, err = st.Create(meta); err != nil {
-			return nil, err
-		}
-	}
-
-	// Hooks: managed, user, and the repository's own only when trusted.
-	hooks, err := agent.NewHooks(agent.HookOptions{
-		Layers: agent.HookLayers(src, trusted), Dir: root,
-		SessionID: s.Session.ID, TranscriptPath: s.Session.Path,
-		Logf: func(f string, a ...any) { warnf(f, a...) },
-	})
-	if err != nil {
-		s.Close()
+	if o.Resume == "" && !o.Continue {
+		s.Session, err = st.Create(meta)
 		return nil, err
 	}
+	sess, tr, forked, err := st.Resume(o.Resume, meta)
+	if err != nil {
+		return nil, err
+	}
+	id := sess.ID
+	if forked != "" {
+		id, s.ForkedFrom = forked, forked
+		o.warnf("session %s is in use by another grit process; continuing in a new session %s forked from it", id, sess.ID)
+	}
+	if w := tr.Warning(); w != "" {
+		o.warnf("session %s: %s", id, w)
+		for _, line := range tr.Warnings {
+			o.warnf("  %s", line)
+		}
+	}
+	s.Session, s.Resumed = sess, true
+	return tr.Messages(), nil
+}
 
+// openLoop builds the hooks (managed, user, and the repository's own only
+// when trusted) and the agent loop.
+func (s *AgentSession) openLoop(o AgentOptions, w permission.Workspace, p provider.Provider, tools *tool.Registry, history []provider.Message) error {
+	hooks, err := agent.NewHooks(agent.HookOptions{
+		Layers: agent.HookLayers(w.Sources, s.Trusted), Dir: w.Root,
+		SessionID: s.Session.ID, TranscriptPath: s.Session.Path,
+		Logf: o.warnf,
+	})
+	if err != nil {
+		return err
+	}
 	maxTurns := o.MaxTurns
 	if maxTurns == 0 {
-		maxTurns = settings.MaxTurns
+		maxTurns = s.Settings.MaxTurns
 	}
-	system := agent.SystemPrompt(agent.DetectPromptEnv(s.Cwd), o.AppendSystemPrompt)
+	engine := s.Engine
 	s.Agent, err = agent.New(agent.Options{
-		Provider: p, Tools: tools, Env: env,
+		Provider: p, Tools: tools, Env: s.env,
 		Gate: agent.PermissionGate(engine), Asker: o.Asker, Hooks: hooks,
 		Session: s.Session, History: history, Resumed: s.Resumed,
-		System: system, MaxTurns: maxTurns, OnEvent: o.OnEvent,
+		System:   agent.SystemPrompt(agent.DetectPromptEnv(s.Cwd), o.AppendSystemPrompt),
+		MaxTurns: maxTurns, OnEvent: o.OnEvent,
 		PlanMode: func() bool { return engine.Mode() == permission.ModePlan },
 	})
-	if err != nil {
-		s.Close()
-		return nil, err
-	}
-	s.installDaily(ctx, o, src, removed, history)
-	return s, nil
+	return err
 }
 
 // newProvider builds the provider for spec with the settings' options.
@@ -316,54 +281,14 @@ func (s *AgentSession) Close() error {
 	if s.Session != nil {
 		err = errors.Join(err, s.Session.Close())
 	}
-	s.ixMu.Lock()
-	defer s.ixMu.Unlock()
-	if s.ix != nil {
-		err = errors.Join(err, s.ix.Close())
-		s.ix = nil
-	}
-	return err
+	return errors.Join(err, s.ix.Close())
 }
 
 // index opens the repository index once and brings it up to date on every
 // call (Locate, EditFunction).
 func (s *AgentSession) index(ctx context.Context) (*index.Index, error) {
-	s.ixMu.Lock()
-	defer s.ixMu.Unlock()
-	if s.ix == nil {
-		ix, _, err := UpdateIndex(ctx, s.Root, index.Options{})
-		if err != nil {
-			return nil, err
-		}
-		s.ix = ix
-		return ix, nil
-	}
-	if _, err := s.ix.Update(ctx); err != nil {
-		return nil, err
-	}
-	return s.ix, nil
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-// absDir makes a settings directory absolute: "~/" at home ("" is the
-// user's home), relative ones at root.
-func absDir(d, root, home string) string {
-	if d == "~" || strings.HasPrefix(d, "~/") {
-		if home == "" {
-			home, _ = os.UserHomeDir()
-		}
-		return filepath.Join(home, strings.TrimPrefix(d, "~"))
-	}
-	if filepath.IsAbs(d) {
-		return filepath.Clean(d)
-	}
-	return filepath.Join(root, d)
+	s.ixOnce.Do(func() {
+		s.ix.Open = func(ctx context.Context) (*index.Index, error) { return updateIndex(ctx, s.Root) }
+	})
+	return s.ix.Get(ctx)
 }

@@ -66,11 +66,11 @@ func TestCustomAgentsTrust(t *testing.T) {
 		return strings.Join(n, " ")
 	}
 	co := w.options(root, nil).ConfigOpts
-	untrusted, _ := subagentTypes(root, co, false)
+	untrusted, _ := contextlayer.SubagentTypes(root, co, false)
 	if got := names(untrusted); got != "general-purpose Explore tester" {
 		t.Errorf("untrusted: %s", got)
 	}
-	trusted, _ := subagentTypes(root, co, true)
+	trusted, _ := contextlayer.SubagentTypes(root, co, true)
 	if got := names(trusted); got != "general-purpose Explore reviewer tester" {
 		t.Errorf("trusted: %s", got)
 	}

@@ -34,6 +34,13 @@ func UpdateIndex(ctx context.Context, root string, opts index.Options) (*index.I
 	return ix, st, nil
 }
 
+// updateIndex is UpdateIndex with the default options, as the tools and
+// `grit init` open the index.
+func updateIndex(ctx context.Context, root string) (*index.Index, error) {
+	ix, _, err := UpdateIndex(ctx, root, index.Options{})
+	return ix, err
+}
+
 // NewExplorer builds the explorer service over the tree-sitter parser.
 func NewExplorer(o explore.Options) *explore.Explorer {
 	o.OpenIndex = OpenIndex

@@ -388,28 +388,8 @@ func benchIndex(ctx context.Context, e *env, root string) (*benchIndexReport, er
 		paths = append(paths, f.Path)
 		r.SourceBytes += f.Size
 	}
-	if len(files) >= 3 {
-		for _, c := range []struct {
-			name                       string
-			n                          int
-			field, wallField, cpuField *float64
-		}{{"three edited files", 3, &r.Touch3MS, &r.Touch3WallMS, &r.Touch3CPUMS}, {"one edited file", 1, &r.Edit1MS, &r.Edit1WallMS, &r.Edit1CPUMS}} {
-			step(c.name)
-			picked := editedFiles(root, files, c.n)
-			if c.n == 1 {
-				r.Edit1Bytes = files[len(files)/2].Size
-			}
-			var runs []childTime
-			for range benchReps {
-				d, run, err := editRun(ctx, root, picked)
-				if err != nil {
-					return nil, err
-				}
-				runs = append(runs, childTime{d, run})
-				r.noteMemory(run)
-			}
-			*c.field, *c.wallField, *c.cpuField = medianRun(runs)
-		}
+	if err := benchEdits(ctx, r, root, files, step); err != nil {
+		return nil, err
 	}
 	if err := benchDirect(ctx, r, root, files); err != nil {
 		return nil, err
@@ -458,6 +438,43 @@ func benchIndex(ctx context.Context, e *env, root string) (*benchIndexReport, er
 		return nil, err
 	}
 	r.ExtractMS, r.ExtractCPUMS = search.Millis(ext), search.Millis(selfCPU()-cpu0)
+	benchPeers(ctx, r, root, step)
+	return r, nil
+}
+
+// benchEdits times incremental index runs after three edited files and
+// after one (the median of benchReps each), when there are three files.
+func benchEdits(ctx context.Context, r *benchIndexReport, root string, files []index.File, step func(string)) error {
+	if len(files) >= 3 {
+		for _, c := range []struct {
+			name                       string
+			n                          int
+			field, wallField, cpuField *float64
+		}{{"three edited files", 3, &r.Touch3MS, &r.Touch3WallMS, &r.Touch3CPUMS}, {"one edited file", 1, &r.Edit1MS, &r.Edit1WallMS, &r.Edit1CPUMS}} {
+			step(c.name)
+			picked := editedFiles(root, files, c.n)
+			if c.n == 1 {
+				r.Edit1Bytes = files[len(files)/2].Size
+			}
+			var runs []childTime
+			for range benchReps {
+				d, run, err := editRun(ctx, root, picked)
+				if err != nil {
+					return err
+				}
+				runs = append(runs, childTime{d, run})
+				r.noteMemory(run)
+			}
+			*c.field, *c.wallField, *c.cpuField = medianRun(runs)
+		}
+	}
+	return nil
+}
+
+// benchPeers times what the cold index is compared with, where it is
+// installed: ctags -R over the tree and git status; PeersSkipped says
+// which were not.
+func benchPeers(ctx context.Context, r *benchIndexReport, root string, step func(string)) {
 	if _, err := exec.LookPath("ctags"); err == nil {
 		step("ctags -R")
 		tmp, err := os.CreateTemp("", "grit-bench-tags-*")
@@ -484,7 +501,6 @@ func benchIndex(ctx context.Context, e *env, root string) (*benchIndexReport, er
 	} else {
 		r.PeersSkipped += "git status: not a git repository"
 	}
-	return r, nil
 }
 
 // benchDirect repeats the start-up, warm and one-file runs with this binary

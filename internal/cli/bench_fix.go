@@ -3,9 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -96,24 +93,15 @@ func runBenchFix(e *env, f benchFixFlags) error {
 	case f.attempts < 0:
 		return usageErrorf("--attempts must be 0 (the default) or positive, got %d", f.attempts)
 	}
-	work := f.work
-	if work == "" {
-		dir, err := os.UserCacheDir()
-		if err != nil {
-			return fmt.Errorf("no cache directory (set --work): %w", err)
-		}
-		work = filepath.Join(dir, "grit", "bench-fix")
-	}
-	work, err := filepath.Abs(work)
+	files, err := openBenchFiles(e, f.work, "bench-fix", f.out, f.verbose)
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(work, 0o755); err != nil {
-		return fmt.Errorf("create work directory: %w", err)
-	}
+	defer files.Close()
 	parser := app.NewParser()
 	o := oracle.Options{
-		Data: f.data, Repos: f.repos, Work: work, Limit: f.limit, Attempts: f.attempts,
+		Data: f.data, Repos: f.repos, Work: files.work, Limit: f.limit, Attempts: f.attempts,
+		Out: files.out, Progress: files.progress,
 		Open: func(ctx context.Context, root string) (*index.Index, error) {
 			return app.OpenIndex(ctx, root, index.Options{})
 		},
@@ -125,17 +113,6 @@ func runBenchFix(e *env, f benchFixFlags) error {
 			return p.Defs, nil
 		},
 		EditParse: app.EditParse,
-	}
-	if f.out != "" {
-		fh, err := os.Create(f.out)
-		if err != nil {
-			return fmt.Errorf("--out: %w", err)
-		}
-		defer fh.Close()
-		o.Out = fh
-	}
-	if f.verbose || isTTY(e.Err) {
-		o.Progress = func(msg string) { fmt.Fprintln(e.Err, msg) }
 	}
 	rep, err := oracle.Run(e.ctx, o)
 	if err != nil {

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -84,38 +82,18 @@ func runBenchLocate(e *env, f benchLocateFlags) error {
 	if f.limit < 0 {
 		return usageErrorf("--limit must be 0 (all) or positive, got %d", f.limit)
 	}
-	work := f.work
-	if work == "" {
-		dir, err := os.UserCacheDir()
-		if err != nil {
-			return fmt.Errorf("no cache directory (set --work): %w", err)
-		}
-		work = filepath.Join(dir, "grit", "bench")
-	}
-	work, err := filepath.Abs(work)
+	files, err := openBenchFiles(e, f.work, "bench", f.out, f.verbose)
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(work, 0o755); err != nil {
-		return fmt.Errorf("create work directory: %w", err)
-	}
+	defer files.Close()
 	o := bench.Options{
-		Data: f.data, Repos: f.repos, Work: work, Limit: f.limit, RepoFilter: f.repoFilter,
+		Data: f.data, Repos: f.repos, Work: files.work, Limit: f.limit, RepoFilter: f.repoFilter,
+		Out: files.out, Progress: files.progress,
 		Open: func(ctx context.Context, root string) (*index.Index, error) {
 			return app.OpenIndex(ctx, root, index.Options{})
 		},
 		Lang: app.NewParser().Lang,
-	}
-	if f.out != "" {
-		fh, err := os.Create(f.out)
-		if err != nil {
-			return fmt.Errorf("--out: %w", err)
-		}
-		defer fh.Close()
-		o.Out = fh
-	}
-	if f.verbose || isTTY(e.Err) {
-		o.Progress = func(msg string) { fmt.Fprintln(e.Err, msg) }
 	}
 	rep, err := bench.Run(e.ctx, o)
 	if err != nil {

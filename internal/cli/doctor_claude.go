@@ -3,18 +3,20 @@ package cli
 import (
 	"strings"
 
-	"github.com/grit-dev/grit/internal/app"
 	"github.com/grit-dev/grit/internal/config"
+	"github.com/grit-dev/grit/internal/contextlayer"
+	"github.com/grit-dev/grit/internal/permission"
 )
 
 // claudeChecks lists the Claude Code files Grit found for root, what it
 // uses and what it ignores, and why: one row each (a warning for a file,
 // or part of one, that is ignored).
 func claudeChecks(root string) []doctorResult {
-	files, err := app.ClaudeSetup(root, config.LoadOptions{}, "")
+	w, err := permission.OpenWorkspace(root, config.LoadOptions{}, "")
 	if err != nil {
 		return []doctorResult{{Name: "claude", Detail: "cannot read the Claude Code setup: " + err.Error()}}
 	}
+	files := contextlayer.ClaudeSetup(w, config.LoadOptions{})
 	if len(files) == 0 {
 		return []doctorResult{{Name: "claude", OK: true, Detail: "no Claude Code files (.claude/, CLAUDE.md, .mcp.json)"}}
 	}

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/grit-dev/grit/internal/app"
 	"github.com/grit-dev/grit/internal/config"
+	"github.com/grit-dev/grit/internal/permission"
 	"github.com/grit-dev/grit/internal/provider"
 )
 
@@ -17,7 +17,7 @@ import (
 // without one.
 func providerChecks(ctx context.Context, root string) []doctorResult {
 	model := config.DefaultModel
-	if s, _, _, err := app.LoadSettings(root, config.LoadOptions{}, ""); err == nil && s.Model != "" {
+	if s, _, _, err := permission.LoadSettings(root, config.LoadOptions{}, ""); err == nil && s.Model != "" {
 		model = s.Model
 	}
 	specs := []string{model}

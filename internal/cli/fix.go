@@ -16,6 +16,7 @@ import (
 	"github.com/grit-dev/grit/internal/app"
 	"github.com/grit-dev/grit/internal/config"
 	"github.com/grit-dev/grit/internal/fix"
+	"github.com/grit-dev/grit/internal/permission"
 )
 
 type fixFlags struct {
@@ -88,7 +89,7 @@ func runFix(ctx context.Context, e *env, task string, f fixFlags) error {
 		if err != nil {
 			return err
 		}
-		s, _, status, err := app.LoadSettings(root, config.LoadOptions{}, "")
+		s, _, status, err := permission.LoadSettings(root, config.LoadOptions{}, "")
 		if err != nil {
 			return err
 		}

@@ -315,6 +315,8 @@ func normImport(lang, line string) string {
 // top-level import statement, or, when there is none, after what must come
 // first (a Go package clause; a Python docstring, comments and __future__
 // imports; leading comments elsewhere).
+//
+// long: one case per language's import syntax, side by side to compare.
 func importOp(src []byte, lang string, lines []string) Op {
 	eol := lineEnding(src)
 	text := string(src)

@@ -137,6 +137,9 @@ func extraHeaders(extras []Extra) string {
 // check checks the rewritten definition. withExtras: the reply also has
 // extra blocks, so the definition may come back unchanged (the fix is a new
 // function or an import next to it).
+//
+// long: one ordered list of checks, each rejecting with its own message,
+// then the repairs; the order is the policy, so it reads best in one place.
 func check(ctx context.Context, orig Original, reply string, opts CheckOptions, withExtras bool) Verdict {
 	lang := orig.Lang
 	if strings.TrimSpace(reply) == "" {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/grit-dev/grit/internal/edit"
 	"github.com/grit-dev/grit/internal/index"
+	"github.com/grit-dev/grit/internal/locate"
 )
 
 //go:embed prompts/*.tmpl
@@ -22,9 +23,9 @@ var prompts = template.Must(template.ParseFS(promptFS, "prompts/*.tmpl"))
 // function with its context must fit in for a small local model.
 const DefaultPromptBudget = 2000
 
-// EstimateTokens approximates a token count: about four bytes per token for
-// code and English, the usual rule for BPE tokenizers.
-func EstimateTokens(s string) int { return (len(s) + 3) / 4 }
+// EstimateTokens approximates a token count (locate.Tokens: about four
+// bytes per token for code and English, the usual rule for BPE tokenizers).
+func EstimateTokens(s string) int { return locate.Tokens(s) }
 
 // EditPrompt is what the edit prompt shows the model.
 type EditPrompt struct {

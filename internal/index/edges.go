@@ -96,6 +96,8 @@ const qnameSQL = `CASE d.parent WHEN '' THEN n.name ELSE d.parent || '.' || n.na
 // resolveCalls resolves the calls of every file parsed now and re-resolves
 // those of stored files that call a name whose definitions changed or whose
 // imports now resolve elsewhere.
+//
+// long: one transaction's SQL steps in the order they must run.
 func (w *writer) resolveCalls(ctx context.Context) error {
 	if len(w.changedNames) > 0 && !w.cold { // in a cold build every file is new
 		if err := w.filesCalling(ctx); err != nil {

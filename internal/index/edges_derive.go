@@ -40,46 +40,57 @@ type querier interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 }
 
-func deriveEdges(ctx context.Context, tx querier, from, to string) ([]FileEdge, error) {
+// filePaths are the indexed files' paths by id, and their ids by path.
+func filePaths(ctx context.Context, tx querier) (map[int64]string, map[string]int64, error) {
 	paths := map[int64]string{}
 	ids := map[string]int64{}
 	rows, err := tx.QueryContext(ctx, `SELECT id, path FROM files WHERE skip = ''`)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	defer rows.Close()
 	for rows.Next() {
 		var id int64
 		var p string
 		if err := rows.Scan(&id, &p); err != nil {
-			rows.Close()
-			return nil, err
+			return nil, nil, err
 		}
 		paths[id], ids[p] = p, id
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	return paths, ids, rows.Err()
+}
+
+// definersOf are the files defining each name (distinct, ascending).
+func definersOf(ctx context.Context, tx querier) (map[int64][]int64, error) {
+	definers := map[int64][]int64{}
+	rows, err := tx.QueryContext(ctx, `SELECT DISTINCT name_id, file_id FROM defs ORDER BY name_id, file_id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var n, f int64
+		if err := rows.Scan(&n, &f); err != nil {
+			return nil, err
+		}
+		definers[n] = append(definers[n], f)
+	}
+	return definers, rows.Err()
+}
+
+// deriveEdges weighs the file-to-file edges (from and to, when not "",
+// narrow them to one file) from the references and the definitions.
+func deriveEdges(ctx context.Context, tx querier, from, to string) ([]FileEdge, error) {
+	paths, ids, err := filePaths(ctx, tx)
+	if err != nil {
 		return nil, err
 	}
 	fromID, toID := ids[from], ids[to]
 	if from != "" && fromID == 0 || to != "" && toID == 0 {
 		return nil, nil
 	}
-	// The files defining each name (distinct, ascending).
-	definers := map[int64][]int64{}
-	rows, err = tx.QueryContext(ctx, `SELECT DISTINCT name_id, file_id FROM defs ORDER BY name_id, file_id`)
+	definers, err := definersOf(ctx, tx)
 	if err != nil {
-		return nil, err
-	}
-	for rows.Next() {
-		var n, f int64
-		if err := rows.Scan(&n, &f); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		definers[n] = append(definers[n], f)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	defines := func(file, name int64) bool {
@@ -101,7 +112,7 @@ func deriveEdges(ctx context.Context, tx querier, from, to string) ([]FileEdge, 
 	}
 	type pair struct{ from, to int64 }
 	edges := map[pair]*acc{}
-	rows, err = tx.QueryContext(ctx, q, args...)
+	rows, err := tx.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}

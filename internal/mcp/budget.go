@@ -3,6 +3,8 @@ package mcp
 import (
 	"fmt"
 	"strings"
+
+	"github.com/grit-dev/grit/internal/locate"
 )
 
 // Budgets, in tokens (estimated at four bytes a token, as the fix pipeline does).
@@ -13,9 +15,9 @@ const (
 	noteReserve   = 60    // kept free for the note that says what was cut
 )
 
-// estimateTokens approximates a token count: about four bytes per token for
-// code and English.
-func estimateTokens(s string) int { return (len(s) + 3) / 4 }
+// estimateTokens approximates a token count (locate.Tokens: about four
+// bytes per token for code and English).
+func estimateTokens(s string) int { return locate.Tokens(s) }
 
 // clampBudget turns a requested budget into one in [MinBudget, MaxBudget].
 func clampBudget(b int) int {

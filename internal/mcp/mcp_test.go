@@ -285,6 +285,28 @@ func TestBudgetsHold(t *testing.T) {
 	}
 }
 
+// TestLocateBudgetCutsCandidates: the budget argument caps the candidates
+// themselves (the locate service's Request.Budget), best first, and the
+// answer says which ranks it left out.
+func TestLocateBudgetCutsCandidates(t *testing.T) {
+	root := newRepo(t)
+	_, cs := connect(t, root, false)
+	task := "cart total discount tax amount code report summary"
+	full, isErr := call(t, cs, "locate", map[string]any{"task": task, "budget": MaxBudget})
+	if isErr || strings.Contains(full, "[cut to fit") {
+		t.Fatalf("locate with the largest budget = %q, want every candidate", full)
+	}
+	got, isErr := call(t, cs, "locate", map[string]any{"task": task, "budget": MinBudget})
+	if isErr || estimateTokens(got) > MinBudget || !strings.Contains(got, "more candidates (ranks ") || !strings.Contains(got, "\n1. ") {
+		t.Fatalf("locate with budget %d = %d tokens:\n%s\nwant the best candidates within it and a note of the ranks cut", MinBudget, estimateTokens(got), got)
+	}
+	first := got[strings.Index(got, "\n1. "):]
+	first = first[:strings.Index(first[1:], "\n")+1]
+	if !strings.Contains(full, first) {
+		t.Errorf("the budgeted answer's best candidate %q is not the full answer's", first)
+	}
+}
+
 func TestConcurrentCalls(t *testing.T) {
 	root := newRepo(t)
 	_, cs := connect(t, root, true)

@@ -46,7 +46,7 @@ type (
 		Traceback     string `json:"traceback,omitempty" jsonschema:"a traceback or test output; its frames inside the repository weigh heavily"`
 		K             int    `json:"k,omitempty" jsonschema:"how many candidates (default 10, at most 50)"`
 		IncludeSource bool   `json:"include_source,omitempty" jsonschema:"also return each candidate's source, best first, as far as the budget allows"`
-		Budget        int    `json:"budget,omitempty" jsonschema:"token budget of the answer (default 2000)"`
+		Budget        int    `json:"budget,omitempty" jsonschema:"token budget of the answer: the best candidates that fit, and a note of the ranks cut (default 2000)"`
 	}
 	fileIn struct {
 		File   string `json:"file" jsonschema:"a file path relative to the repository root (or absolute inside it)"`
@@ -171,9 +171,13 @@ func (s *Server) locate(ctx context.Context, in locateIn) (string, error) {
 		a.must("No definition matches. Try other words (names of functions, classes, error messages), or repo_map for an overview.\n")
 		return a.text(), nil
 	}
+	// The candidates get what the header left (at least a token, as 0
+	// would mean no limit); their sources then share what is left after them.
+	req.Budget = max(a.room(), 1)
+	texts := req.Fit(res.Hits, func(rank int, h search.Hit) string { return "\n" + hitText(rank, h) })
 	sourcesCut, linesCut := 0, 0
 	for i, h := range res.Hits {
-		if !a.add("\n" + hitText(i+1, h)) {
+		if i >= len(texts) || !a.add(texts[i]) {
 			a.cutf("%s (ranks %d-%d)", plural(len(res.Hits)-i, "more candidate", "more candidates"), i+1, len(res.Hits))
 			break
 		}

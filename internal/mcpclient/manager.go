@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"net/http"
 	"os"
 	"os/exec"
@@ -226,71 +227,69 @@ func (m *Manager) Tools(ctx context.Context, name string) ([]*sdk.Tool, error) {
 
 // Call calls a tool of a server.
 func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMessage) (*sdk.CallToolResult, error) {
-	var res *sdk.CallToolResult
-	err := m.do(ctx, server, func(ctx context.Context, s *sdk.ClientSession) error {
-		var err error
-		res, err = s.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: args})
-		return err
+	return call(ctx, m, server, func(ctx context.Context, s *sdk.ClientSession) (*sdk.CallToolResult, error) {
+		return s.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: args})
 	})
-	return res, err
 }
 
 // Resources lists a server's resources.
 func (m *Manager) Resources(ctx context.Context, server string) ([]*sdk.Resource, error) {
-	var out []*sdk.Resource
-	err := m.do(ctx, server, func(ctx context.Context, s *sdk.ClientSession) error {
-		out = nil
-		if s.InitializeResult().Capabilities.Resources == nil {
-			return nil
-		}
-		for r, err := range s.Resources(ctx, nil) {
-			if err != nil {
-				return err
-			}
-			out = append(out, r)
-		}
-		return nil
-	})
-	return out, err
+	return list(ctx, m, server, func(c *sdk.ServerCapabilities) bool { return c.Resources != nil },
+		func(ctx context.Context, s *sdk.ClientSession) iter.Seq2[*sdk.Resource, error] {
+			return s.Resources(ctx, nil)
+		})
 }
 
 // ReadResource reads one resource of a server.
 func (m *Manager) ReadResource(ctx context.Context, server, uri string) (*sdk.ReadResourceResult, error) {
-	var out *sdk.ReadResourceResult
-	err := m.do(ctx, server, func(ctx context.Context, s *sdk.ClientSession) error {
-		var err error
-		out, err = s.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri})
-		return err
+	return call(ctx, m, server, func(ctx context.Context, s *sdk.ClientSession) (*sdk.ReadResourceResult, error) {
+		return s.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri})
 	})
-	return out, err
 }
 
 // Prompts lists a server's prompts.
 func (m *Manager) Prompts(ctx context.Context, server string) ([]*sdk.Prompt, error) {
-	var out []*sdk.Prompt
-	err := m.do(ctx, server, func(ctx context.Context, s *sdk.ClientSession) error {
-		out = nil
-		if s.InitializeResult().Capabilities.Prompts == nil {
-			return nil
-		}
-		for p, err := range s.Prompts(ctx, nil) {
-			if err != nil {
-				return err
-			}
-			out = append(out, p)
-		}
-		return nil
-	})
-	return out, err
+	return list(ctx, m, server, func(c *sdk.ServerCapabilities) bool { return c.Prompts != nil },
+		func(ctx context.Context, s *sdk.ClientSession) iter.Seq2[*sdk.Prompt, error] {
+			return s.Prompts(ctx, nil)
+		})
 }
 
 // GetPrompt renders one prompt of a server with args.
 func (m *Manager) GetPrompt(ctx context.Context, server, name string, args map[string]string) (*sdk.GetPromptResult, error) {
-	var out *sdk.GetPromptResult
+	return call(ctx, m, server, func(ctx context.Context, s *sdk.ClientSession) (*sdk.GetPromptResult, error) {
+		return s.GetPrompt(ctx, &sdk.GetPromptParams{Name: name, Arguments: args})
+	})
+}
+
+// call makes one request of a server (Manager.do: started on demand,
+// retried once after a broken connection).
+func call[T any](ctx context.Context, m *Manager, server string, f func(context.Context, *sdk.ClientSession) (T, error)) (T, error) {
+	var out T
 	err := m.do(ctx, server, func(ctx context.Context, s *sdk.ClientSession) error {
 		var err error
-		out, err = s.GetPrompt(ctx, &sdk.GetPromptParams{Name: name, Arguments: args})
+		out, err = f(ctx, s)
 		return err
+	})
+	return out, err
+}
+
+// list collects every page of a server's listing; none when the server
+// does not declare the capability (has).
+func list[T any](ctx context.Context, m *Manager, server string, has func(*sdk.ServerCapabilities) bool, all func(context.Context, *sdk.ClientSession) iter.Seq2[T, error]) ([]T, error) {
+	var out []T
+	err := m.do(ctx, server, func(ctx context.Context, s *sdk.ClientSession) error {
+		out = nil
+		if !has(s.InitializeResult().Capabilities) {
+			return nil
+		}
+		for x, err := range all(ctx, s) {
+			if err != nil {
+				return err
+			}
+			out = append(out, x)
+		}
+		return nil
 	})
 	return out, err
 }

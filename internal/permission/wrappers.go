@@ -115,40 +115,7 @@ func unwrap(cmd command, depth int) unwrapped {
 		return unwrapped{inner: []command{inner}}
 	}
 	if shells[name] {
-		// Only plain -c with harmless flags is seen through: -l and -i
-		// read profile files, which run code of their own.
-		profile := false
-		for i := 0; i < len(args); i++ {
-			a := args[i]
-			if a == "-o" || a == "+o" {
-				i++
-				continue
-			}
-			if a == "--noprofile" || a == "--norc" {
-				continue
-			}
-			if !strings.HasPrefix(a, "-") || strings.HasPrefix(a, "--") {
-				break
-			}
-			if strings.Trim(a[1:], "ceuxvf") != "" {
-				profile = true
-			}
-			if strings.Contains(a, "c") {
-				if i+1 < len(args) && cmd.known > i+2 && depth < maxDepth {
-					if profile {
-						// Profile files run first: the shell needs an exact
-						// rule, and the script is still checked.
-						u := opaque("the shell reads profile files, which run code")
-						u.script = args[i+1]
-						return u
-					}
-					// The script runs; the shell itself is just its carrier.
-					return unwrapped{script: args[i+1]}
-				}
-				return opaque("the shell runs a computed script")
-			}
-		}
-		return opaque("a shell runs a file, stdin, or reads profile files")
+		return unwrapShell(cmd, args, depth, opaque)
 	}
 	if name == "eval" {
 		if cmd.known == len(cmd.argv) && len(args) > 0 && depth < maxDepth {
@@ -201,6 +168,46 @@ func unwrap(cmd command, depth int) unwrapped {
 		return opaque(name + " runs other commands")
 	}
 	return unwrapped{self: cmd}
+}
+
+// unwrapShell looks through a shell: only plain -c SCRIPT with harmless
+// flags is seen through (the script is checked); anything else needs an
+// exact rule for the shell (opaque).
+func unwrapShell(cmd command, args []string, depth int, opaque func(why string) unwrapped) unwrapped {
+	// Only plain -c with harmless flags is seen through: -l and -i
+	// read profile files, which run code of their own.
+	profile := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "-o" || a == "+o" {
+			i++
+			continue
+		}
+		if a == "--noprofile" || a == "--norc" {
+			continue
+		}
+		if !strings.HasPrefix(a, "-") || strings.HasPrefix(a, "--") {
+			break
+		}
+		if strings.Trim(a[1:], "ceuxvf") != "" {
+			profile = true
+		}
+		if strings.Contains(a, "c") {
+			if i+1 < len(args) && cmd.known > i+2 && depth < maxDepth {
+				if profile {
+					// Profile files run first: the shell needs an exact
+					// rule, and the script is still checked.
+					u := opaque("the shell reads profile files, which run code")
+					u.script = args[i+1]
+					return u
+				}
+				// The script runs; the shell itself is just its carrier.
+				return unwrapped{script: args[i+1]}
+			}
+			return opaque("the shell runs a computed script")
+		}
+	}
+	return opaque("a shell runs a file, stdin, or reads profile files")
 }
 
 // skipOptions returns the command a prefix wrapper runs. known is how many

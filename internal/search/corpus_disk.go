@@ -247,6 +247,8 @@ func (e *encoder) bytes(b []byte) {
 }
 
 // encodeCorpus codes c's meta and arrays sections.
+//
+// long: one field after another in the file's order, mirrored by decodeCorpus.
 func encodeCorpus(c *Corpus) (meta, arrays []byte) {
 	// Size the buffers once: meta is a guess, arrays exact but for padding.
 	e := &encoder{meta: make([]byte, 0, 128*len(c.defs)+16*len(c.graph)+16*len(c.idents)+1<<16)}
@@ -512,6 +514,8 @@ func (d *decoder) offsets(xs []uint32, want, limit int) {
 
 // decodeCorpus decodes a corpus file, f, mapped as m; complete finishes
 // the corpus for a search.
+//
+// long: one field after another in the file's order, mirrored by encodeCorpus.
 func decodeCorpus(root string, m *mapping, f *os.File) (*Corpus, error) {
 	b := m.data
 	if len(b) < headerSize || string(b[:8]) != corpusMagic || binary.LittleEndian.Uint32(b[8:]) != corpusVersion {

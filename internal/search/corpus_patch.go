@@ -23,6 +23,8 @@ const maxSymbolQueries = 32
 // then). It returns nil and no error when it cannot patch (the index was
 // rebuilt underneath, the base holds no identifier postings): build from
 // scratch then.
+//
+// long: each part of the corpus is patched in turn, in dependency order.
 func patchCorpus(ctx context.Context, ix *index.Index, base *Corpus, files []index.File, stamp string) (*Corpus, error) {
 	if base.idents == nil || base.fileBM25.post != nil || base.defBM25.post != nil {
 		return nil, nil

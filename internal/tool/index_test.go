@@ -3,6 +3,7 @@ package tool
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/grit-dev/grit/internal/index"
+	"github.com/grit-dev/grit/internal/locate"
 	"github.com/grit-dev/grit/internal/search"
 )
 
@@ -180,6 +182,28 @@ func TestLocate(t *testing.T) {
 	}
 	if res := call(t, Locate{}, &Env{Root: env.Root}, map[string]any{"task": "x"}); !res.IsError || !strings.Contains(res.Content, "index") {
 		t.Errorf("Locate without an index = %+v, want advice", res)
+	}
+}
+
+// TestLocateBudget: a budget lists the best candidates that fit and says
+// how many it left out; without one, every candidate asked for is listed.
+func TestLocateBudget(t *testing.T) {
+	env, _ := indexedEnv(t, map[string]string{"sessions.py": sessionsPy, "other.py": "def helper():\n    return 1\n"})
+	task := "redirects follow the Location header in resolve_redirects"
+	all := call(t, Locate{}, env, map[string]any{"task": task, "k": 5})
+	if all.IsError || strings.Contains(all.Content, "cut to fit") || !strings.Contains(all.Content, "\n2. ") {
+		t.Fatalf("Locate without a budget = %q, want two candidates or more, none cut", all.Content)
+	}
+	first, _, _ := strings.Cut(all.Content, "\n")
+	budget := locate.Tokens(first + "\n")
+	res := call(t, Locate{}, env, map[string]any{"task": task, "k": 5, "budget": budget})
+	lines := strings.Split(res.Content, "\n")
+	if res.IsError || lines[0] != first || !strings.HasPrefix(lines[1], "(") || !strings.Contains(lines[1], fmt.Sprintf("more cut to fit the budget of %d tokens", budget)) {
+		t.Errorf("Locate with a budget of one line (%d tokens) = %q, want the first candidate and a line saying the rest were cut", budget, res.Content)
+	}
+	schema := string(Locate{}.Schema())
+	if !strings.Contains(schema, `"budget"`) || !strings.Contains(schema, "Token budget") {
+		t.Errorf("Locate schema lacks the budget property: %s", schema)
 	}
 }
 

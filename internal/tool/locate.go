@@ -29,13 +29,19 @@ type locateInput struct {
 	Task      string `json:"task" jsonschema:"The task or bug report, in words and identifiers"`
 	Traceback string `json:"traceback,omitempty" jsonschema:"A traceback or failing test output"`
 	K         int    `json:"k,omitempty" jsonschema:"Results (default 10)"`
+	Budget    int    `json:"budget,omitempty" jsonschema:"Token budget of the listed results: as many as fit (default: no limit)"`
 }
+
+// maxLocateBudget bounds the budget argument: a quarter of a large window,
+// as MCP's answers are bounded.
+const maxLocateBudget = 50000
 
 func (Locate) Name() string        { return "Locate" }
 func (Locate) Description() string { return locateDesc() }
 func (Locate) Schema() json.RawMessage {
 	return rawSchema[locateInput](func(p map[string]*jsonschema.Schema) {
 		Bounds(1, maxLocateK)(p["k"])
+		Bounds(0, maxLocateBudget)(p["budget"])
 	})
 }
 
@@ -48,7 +54,7 @@ func (Locate) run(ctx context.Context, env *Env, input json.RawMessage) (Result,
 	if err := decode("Locate", input, &in); err != nil {
 		return Result{}, err
 	}
-	req := locate.Request{Task: in.Task, Traceback: in.Traceback, K: min(in.K, maxLocateK)}
+	req := locate.Request{Task: in.Task, Traceback: in.Traceback, K: min(in.K, maxLocateK), Budget: min(max(in.Budget, 0), maxLocateBudget)}
 	if req.Empty() {
 		return Result{}, fixf(nil, "Locate needs a task.")
 	}
@@ -63,12 +69,18 @@ func (Locate) run(ctx context.Context, env *Env, input json.RawMessage) (Result,
 	if err != nil {
 		return Result{}, fmt.Errorf("locate: %w", err)
 	}
-	return Result{Content: renderLocate(res, req.N())}, nil
+	return Result{Content: renderLocateFit(res, req)}, nil
 }
 
-// renderLocate writes a ranking compactly: one line per definition,
-// "path:start-end qname kind score" and its strongest signals.
+// renderLocate is renderLocateFit with no budget.
 func renderLocate(res *search.Result, k int) string {
+	return renderLocateFit(res, locate.Request{K: k})
+}
+
+// renderLocateFit writes a ranking compactly: one line per definition,
+// "path:start-end qname kind score" and its strongest signals, as many
+// of the best as req's budget holds (a line says how many it left out).
+func renderLocateFit(res *search.Result, req locate.Request) string {
 	var b strings.Builder
 	if len(res.Hits) == 0 {
 		b.WriteString("No definitions found.")
@@ -77,16 +89,20 @@ func renderLocate(res *search.Result, k int) string {
 		}
 		return b.String()
 	}
-	for i, h := range res.Hits {
-		if i == k {
-			break
-		}
+	hits := res.Hits[:min(len(res.Hits), req.N())]
+	lines := req.Fit(hits, func(rank int, h search.Hit) string {
 		d := h.Def
-		fmt.Fprintf(&b, "%d. %s:%d-%d %s %s %.2f", i+1, d.Path, d.StartLine, d.EndLine, d.QName, d.Kind, h.Score)
+		line := fmt.Sprintf("%d. %s:%d-%d %s %s %.2f", rank, d.Path, d.StartLine, d.EndLine, d.QName, d.Kind, h.Score)
 		if top := topSignals(h.Signals, 3); top != "" {
-			b.WriteString(" (" + top + ")")
+			line += " (" + top + ")"
 		}
-		b.WriteByte('\n')
+		return line + "\n"
+	})
+	for _, l := range lines {
+		b.WriteString(l)
+	}
+	if cut := len(hits) - len(lines); cut > 0 {
+		fmt.Fprintf(&b, "(%d more cut to fit the budget of %d tokens: raise budget, or lower k)\n", cut, req.Budget)
 	}
 	if len(res.Files) > 0 {
 		b.WriteString("Files:")

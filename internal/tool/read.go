@@ -97,57 +97,98 @@ func (Read) run(ctx context.Context, env *Env, input json.RawMessage) (Result, e
 		return Result{}, fixf(nil, "%s is a binary file (%d bytes); Read shows text only.", rel, fi.Size())
 	}
 
-	var (
-		out          strings.Builder
-		lineNo       int   // lines seen so far
-		size         int64 // bytes seen
-		shown        int   // lines written to out
-		last         int   // last line number shown
-		tokens       int
-		capped, more bool
-		cutLines     int
-		line         []byte // the current line's first bytes (up to the cut)
-		lineLen      int    // the current line's full length
-	)
-	emit := func() {
-		lineNo++
-		if lineNo < in.Offset || capped {
-			return
+	v := &readView{offset: in.Offset, limit: in.Limit}
+	size, err := scanLines(ctx, br, v.add)
+	if err != nil {
+		if ctx.Err() == nil {
+			err = fmt.Errorf("read %s: %w", rel, err)
 		}
-		if shown >= in.Limit {
-			more = true
-			return
-		}
-		text := strings.TrimSuffix(string(line), "\r")
-		cut := false
-		if lineLen > len(line) {
-			cut = true
-		}
-		if n := utf8.RuneCountInString(text); n > readLineCut {
-			text = truncRunes(text, readLineCut)
-			cut = true
-		}
-		entry := fmt.Sprintf("%6d\t%s", lineNo, text)
-		if cut {
-			entry += fmt.Sprintf(" [… line cut at %d characters; %d bytes in all]", readLineCut, lineLen)
-			cutLines++
-		}
-		entry += "\n"
-		if out.Len()+len(entry) > readMaxBytes || tokens+estimateTokens(entry) > readMaxTokens {
-			capped = true
-			return
-		}
-		tokens += estimateTokens(entry)
-		out.WriteString(entry)
-		shown++
-		last = lineNo
+		return Result{}, err
 	}
-	// Lines are read in slices, keeping only the part that can be shown:
-	// memory stays bounded on a one-line 100 MB file.
+	env.MarkRead(rel, FileState{Size: size, MTime: fi.ModTime().UnixNano(), Hash: hex.EncodeToString(h.Sum(nil))})
+
+	switch {
+	case v.lineNo == 0:
+		return Result{Content: fmt.Sprintf("(%s is empty)", rel)}, nil
+	case in.Offset > v.lineNo:
+		return Result{Content: fmt.Sprintf("(%s has %d lines; offset %d is past the end)", rel, v.lineNo, in.Offset)}, nil
+	}
+	if v.capped || v.more {
+		why := "limit reached"
+		if v.capped {
+			why = fmt.Sprintf("output capped at about %d tokens", readMaxTokens)
+		}
+		if v.shown == 0 {
+			return Result{}, fixf(nil, "line %d of %s is too long to show. Use Bash with cut or head -c.", in.Offset, rel)
+		}
+		fmt.Fprintf(&v.out, "[%s: lines %d-%d of %d shown; continue with offset=%d]\n", why, in.Offset, v.last, v.lineNo, v.last+1)
+	}
+	return Result{Content: v.out.String()}, nil
+}
+
+// readView collects the numbered lines Read shows: from offset, at most
+// limit of them, within readMaxBytes and readMaxTokens, each cut at
+// readLineCut characters.
+type readView struct {
+	offset, limit int
+	out           strings.Builder
+	lineNo        int // lines seen so far
+	shown         int // lines written to out
+	last          int // last line number shown
+	tokens        int
+	capped, more  bool
+	cutLines      int
+}
+
+// add takes the next line: its first bytes (up to what can be shown) and
+// its full length.
+func (v *readView) add(line []byte, lineLen int) {
+	v.lineNo++
+	if v.lineNo < v.offset || v.capped {
+		return
+	}
+	if v.shown >= v.limit {
+		v.more = true
+		return
+	}
+	text := strings.TrimSuffix(string(line), "\r")
+	cut := false
+	if lineLen > len(line) {
+		cut = true
+	}
+	if n := utf8.RuneCountInString(text); n > readLineCut {
+		text = truncRunes(text, readLineCut)
+		cut = true
+	}
+	entry := fmt.Sprintf("%6d\t%s", v.lineNo, text)
+	if cut {
+		entry += fmt.Sprintf(" [… line cut at %d characters; %d bytes in all]", readLineCut, lineLen)
+		v.cutLines++
+	}
+	entry += "\n"
+	if v.out.Len()+len(entry) > readMaxBytes || v.tokens+estimateTokens(entry) > readMaxTokens {
+		v.capped = true
+		return
+	}
+	v.tokens += estimateTokens(entry)
+	v.out.WriteString(entry)
+	v.shown++
+	v.last = v.lineNo
+}
+
+// scanLines reads br line by line and hands each line to emit with its
+// full length, keeping only the part that can be shown: memory stays
+// bounded on a one-line 100 MB file. It returns the bytes read.
+func scanLines(ctx context.Context, br *bufio.Reader, emit func(line []byte, lineLen int)) (int64, error) {
 	keep := readLineCut * utf8.UTFMax
+	var (
+		size    int64
+		line    []byte // the current line's first bytes (up to keep)
+		lineLen int    // the current line's full length
+	)
 	for {
 		if err := ctx.Err(); err != nil {
-			return Result{}, err
+			return size, err
 		}
 		chunk, err := br.ReadSlice('\n')
 		size += int64(len(chunk))
@@ -159,42 +200,23 @@ func (Read) run(ctx context.Context, env *Env, input json.RawMessage) (Result, e
 			continue
 		}
 		if err != nil && err != io.EOF {
-			return Result{}, fmt.Errorf("read %s: %w", rel, err)
+			return size, err
 		}
 		if len(chunk) > 0 && chunk[len(chunk)-1] == '\n' {
 			if lineLen <= keep {
 				line = line[:len(line)-1] // the newline fit in what was kept
 			}
 			lineLen--
-			emit()
+			emit(line, lineLen)
 			line, lineLen = line[:0], 0
 		} else if lineLen > 0 {
-			emit() // last line without a newline
+			emit(line, lineLen) // last line without a newline
 			line, lineLen = line[:0], 0
 		}
 		if err == io.EOF {
-			break
+			return size, nil
 		}
 	}
-	env.MarkRead(rel, FileState{Size: size, MTime: fi.ModTime().UnixNano(), Hash: hex.EncodeToString(h.Sum(nil))})
-
-	switch {
-	case lineNo == 0:
-		return Result{Content: fmt.Sprintf("(%s is empty)", rel)}, nil
-	case in.Offset > lineNo:
-		return Result{Content: fmt.Sprintf("(%s has %d lines; offset %d is past the end)", rel, lineNo, in.Offset)}, nil
-	}
-	if capped || more {
-		why := "limit reached"
-		if capped {
-			why = fmt.Sprintf("output capped at about %d tokens", readMaxTokens)
-		}
-		if shown == 0 {
-			return Result{}, fixf(nil, "line %d of %s is too long to show. Use Bash with cut or head -c.", in.Offset, rel)
-		}
-		fmt.Fprintf(&out, "[%s: lines %d-%d of %d shown; continue with offset=%d]\n", why, in.Offset, last, lineNo, last+1)
-	}
-	return Result{Content: out.String()}, nil
 }
 
 // truncRunes keeps the first n runes of s.

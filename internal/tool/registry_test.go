@@ -71,7 +71,7 @@ func TestSchemas(t *testing.T) {
 		"Write":        {"file_path", "content"},
 		"Grep":         {"pattern", "path", "glob", "type", "output_mode", "-i", "-n", "-A", "-B", "-C", "head_limit", "multiline"},
 		"Glob":         {"pattern", "path"},
-		"Locate":       {"task", "traceback", "k"},
+		"Locate":       {"task", "traceback", "k", "budget"},
 		"EditFunction": {"name", "new_source"},
 		"TodoWrite":    {"todos"},
 		"BashOutput":   {"bash_id", "filter"},

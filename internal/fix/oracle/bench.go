@@ -1,7 +1,6 @@
 package oracle
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -55,35 +53,15 @@ type Instance struct {
 
 // LoadInstances reads an instance file.
 func LoadInstances(path string) ([]Instance, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("open bench data: %w", err)
-	}
-	defer f.Close()
-	var out []Instance
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" {
-			continue
-		}
-		var r Instance
-		if err := json.Unmarshal([]byte(line), &r); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
-		}
+	return bench.ReadJSONL(path, func(r *Instance) error {
 		if r.InstanceID == "" || r.Repo == "" || r.BaseCommit == "" || r.Patch == "" {
-			return nil, fmt.Errorf("%s:%d: record lacks instance_id, repo, base_commit or patch", path, n)
+			return errors.New("record lacks instance_id, repo, base_commit or patch")
 		}
 		if r.Language == "" {
 			r.Language = "python" // dev.jsonl: SWE-bench's Python projects
 		}
-		out = append(out, r)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	return out, nil
+		return nil
+	})
 }
 
 // Options configure Run.
@@ -151,22 +129,11 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if len(recs) == 0 {
 		return nil, errors.New("no instances to run (check --data and --limit)")
 	}
-	mirrors := map[string]string{}
-	var missing []string
-	for _, r := range recs {
-		if _, ok := mirrors[r.Repo]; ok {
-			continue
-		}
-		m, err := bench.FindMirror(o.Repos, r.Repo)
-		if err != nil {
-			missing = append(missing, err.Error())
-		}
-		mirrors[r.Repo] = m
+	jobs := make([]bench.Job, len(recs))
+	for i, r := range recs {
+		jobs[i] = bench.Job{Repo: r.Repo, Commit: r.BaseCommit, ID: r.InstanceID}
 	}
-	if len(missing) > 0 {
-		return nil, fmt.Errorf("missing mirrors (bring them with fetch, e.g. fetch github:owner/name):\n  %s", strings.Join(missing, "\n  "))
-	}
-	order, err := byCommitTime(ctx, recs, mirrors)
+	order, mirrors, err := bench.Plan(ctx, o.Repos, jobs)
 	if err != nil {
 		return nil, err
 	}
@@ -175,33 +142,21 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		enc = json.NewEncoder(o.Out)
 	}
 	var results []Result
-	var ix *index.Index
-	curRepo := ""
-	defer func() {
-		if ix != nil {
-			ix.Close()
-		}
-	}()
-	for n, r := range order {
+	co := &bench.Checkouts{Work: o.Work, Mirrors: mirrors, Open: o.Open}
+	defer co.Close()
+	for n, i := range order {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		dir := filepath.Join(o.Work, strings.ReplaceAll(r.Repo, "/", "+"))
-		if r.Repo != curRepo && ix != nil {
-			ix.Close()
-			ix = nil
-		}
-		curRepo = r.Repo
+		r := recs[i]
 		t0 := time.Now()
 		res := Result{InstanceID: r.InstanceID, Repo: r.Repo, Language: r.Language, Candidates: []string{}, Attempts: []AttemptResult{}, GoldFunctions: []string{}, Exchanges: []Exchange{}}
-		tree := bench.NewTree(mirrors[r.Repo], dir)
-		if err := tree.Sync(ctx, r.BaseCommit); err != nil {
+		if tree, _, err := co.Checkout(ctx, r.Repo, r.BaseCommit); err != nil {
 			res.Outcome, res.Stage, res.Detail = OutcomeError, "checkout", err.Error()
 		} else {
-			if ix == nil {
-				if ix, err = o.Open(ctx, dir); err != nil {
-					return nil, fmt.Errorf("open index of %s: %w", dir, err)
-				}
+			ix, err := co.Index(ctx)
+			if err != nil {
+				return nil, err
 			}
 			runOne(ctx, o, ix, tree, r, &res)
 		}
@@ -226,39 +181,6 @@ func budgetOf(o Options) int {
 		return o.Budget
 	}
 	return fix.DefaultPromptBudget
-}
-
-// byCommitTime orders the instances by repository, then base commit time,
-// so each checkout moves the tree a little.
-func byCommitTime(ctx context.Context, recs []Instance, mirrors map[string]string) ([]Instance, error) {
-	when := map[string]int64{}
-	byRepo := map[string][]string{}
-	for _, r := range recs {
-		byRepo[r.Repo] = append(byRepo[r.Repo], r.BaseCommit)
-	}
-	for repo, commits := range byRepo {
-		args := append([]string{"--git-dir=" + mirrors[repo], "show", "-s", "--format=%H %ct"}, commits...)
-		out, err := exec.CommandContext(ctx, "git", args...).Output()
-		if err != nil {
-			return nil, fmt.Errorf("%s: reading base commits' dates: %w", repo, err)
-		}
-		for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-			h, t, _ := strings.Cut(l, " ")
-			when[h], _ = strconv.ParseInt(t, 10, 64)
-		}
-	}
-	order := append([]Instance(nil), recs...)
-	sort.SliceStable(order, func(i, j int) bool {
-		a, b := order[i], order[j]
-		if a.Repo != b.Repo {
-			return a.Repo < b.Repo
-		}
-		if when[a.BaseCommit] != when[b.BaseCommit] {
-			return when[a.BaseCommit] < when[b.BaseCommit]
-		}
-		return a.InstanceID < b.InstanceID
-	})
-	return order, nil
 }
 
 // compared is the set of files an instance is judged on: the code files the

@@ -11,10 +11,7 @@
 package bench
 
 import (
-	"bufio"
-	"encoding/json"
-	"fmt"
-	"os"
+	"errors"
 	"sort"
 	"strings"
 )
@@ -38,34 +35,12 @@ func (r Record) Lite274() bool { return r.InLocAgent274 != nil && *r.InLocAgent2
 
 // LoadRecords reads a dev.jsonl file.
 func LoadRecords(path string) ([]Record, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("open bench data: %w", err)
-	}
-	defer f.Close()
-	var out []Record
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	n := 0
-	for sc.Scan() {
-		n++
-		line := strings.TrimSpace(sc.Text())
-		if line == "" {
-			continue
-		}
-		var r Record
-		if err := json.Unmarshal([]byte(line), &r); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
-		}
+	return ReadJSONL(path, func(r *Record) error {
 		if r.InstanceID == "" || r.Repo == "" || r.BaseCommit == "" {
-			return nil, fmt.Errorf("%s:%d: record lacks instance_id, repo or base_commit", path, n)
+			return errors.New("record lacks instance_id, repo or base_commit")
 		}
-		out = append(out, r)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	return out, nil
+		return nil
+	})
 }
 
 // Prediction is a localiser's ranked output for one instance, in LocAgent's

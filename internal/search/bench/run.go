@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -152,169 +151,138 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if len(recs) == 0 {
 		return nil, fmt.Errorf("no instances left to run (check --repo-filter and --limit)")
 	}
-	mirrors := map[string]string{}
-	var missing []string
-	for _, repo := range Repos(recs) {
-		m, err := FindMirror(o.Repos, repo)
-		if err != nil {
-			missing = append(missing, err.Error())
-			continue
-		}
-		mirrors[repo] = m
+	jobs := make([]Job, len(recs))
+	for i, r := range recs {
+		jobs[i] = Job{Repo: r.Repo, Commit: r.BaseCommit, ID: r.InstanceID}
 	}
-	if len(missing) > 0 {
-		return nil, fmt.Errorf("missing mirrors (bring them with fetch, e.g. fetch github:owner/name):\n  %s", strings.Join(missing, "\n  "))
+	order, mirrors, err := Plan(ctx, o.Repos, jobs)
+	if err != nil {
+		return nil, err
 	}
-	// Visit each repository's commits in time order so each sync is small.
-	when := map[string]int64{}
-	for _, r := range recs {
-		if _, ok := when[r.BaseCommit]; ok {
-			continue
-		}
-		t := &Tree{Mirror: mirrors[r.Repo]}
-		out, err := t.git(ctx, "show", "-s", "--format=%ct", r.BaseCommit)
-		if err != nil {
-			when[r.BaseCommit] = 0 // unknown: its checkout fails and says why
-			continue
-		}
-		when[r.BaseCommit], _ = strconv.ParseInt(strings.TrimSpace(string(out)), 10, 64)
-	}
-	order := append([]Record(nil), recs...)
-	sort.SliceStable(order, func(i, j int) bool {
-		a, b := order[i], order[j]
-		if a.Repo != b.Repo {
-			return a.Repo < b.Repo
-		}
-		if when[a.BaseCommit] != when[b.BaseCommit] {
-			return when[a.BaseCommit] < when[b.BaseCommit]
-		}
-		return a.InstanceID < b.InstanceID
-	})
-
-	rep := &Report{Instances: len(recs)}
-	preds := map[string]Prediction{}
-	bm25 := map[string]Prediction{}
-	lat := map[string]float64{}
-	baseline := newBM25Baseline()
-	var enc *json.Encoder
+	ru := &run{o: o, rep: &Report{Instances: len(recs)}, total: len(order),
+		preds: map[string]Prediction{}, bm25: map[string]Prediction{}, lat: map[string]float64{},
+		baseline: newBM25Baseline(), co: &Checkouts{Work: o.Work, Mirrors: mirrors, Open: o.Open}}
+	defer ru.co.Close()
 	if o.Out != nil {
-		enc = json.NewEncoder(o.Out)
+		ru.enc = json.NewEncoder(o.Out)
 	}
-	var ix *index.Index
-	curRepo := ""
-	defer func() {
-		if ix != nil {
-			ix.Close()
-		}
-	}()
-	// fail records an instance that cannot run: it stays in the scores (as
-	// a miss), in Failed and in Out, with its reason.
-	fail := func(n int, r Record, stage string, err error, missing int) error {
-		why := fmt.Sprintf("%s: %v", stage, err)
-		rep.Failed = append(rep.Failed, r.InstanceID+": "+why)
-		if o.Progress != nil {
-			o.Progress(fmt.Sprintf("[%d/%d] %s failed: %s", n+1, len(order), r.InstanceID, why))
-		}
-		if enc == nil {
-			return nil
-		}
-		ir := InstanceResult{InstanceID: r.InstanceID, Repo: r.Repo, Split: r.Split, Lite274: r.Lite274(),
-			GoldFiles: r.GoldFiles, GoldEntities: r.GoldEntities, MissingBlobs: missing, Error: why}
-		if err := enc.Encode(ir); err != nil {
-			return fmt.Errorf("write results: %w", err)
-		}
-		return nil
-	}
-	for n, r := range order {
+	for n, i := range order {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		dir := filepath.Join(o.Work, strings.ReplaceAll(r.Repo, "/", "+"))
-		if r.Repo != curRepo {
-			if ix != nil {
-				ix.Close()
-				ix = nil
-			}
-			curRepo = r.Repo
-			baseline.reset()
-		}
-		tree := NewTree(mirrors[r.Repo], dir)
-		if err := tree.Sync(ctx, r.BaseCommit); err != nil {
-			if err := fail(n, r, "checkout", err, 0); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		missing := len(tree.Missing())
-		rep.MissingBlobs += missing
-		if ix == nil {
-			if ix, err = o.Open(ctx, dir); err != nil {
-				return nil, fmt.Errorf("open index of %s: %w", dir, err)
-			}
-		}
-		t0 := time.Now()
-		if _, err := ix.Update(ctx); err != nil {
-			if err := fail(n, r, "index", err, missing); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if _, err := search.Prepare(ctx, ix); err != nil {
-			if err := fail(n, r, "prepare", err, missing); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		indexMS := float64(time.Since(t0).Microseconds()) / 1000
-		q := search.Query{Text: r.ProblemStatement, K: o.K}
-		t1 := time.Now()
-		res, err := search.Run(ctx, ix, q)
-		took := float64(time.Since(t1).Microseconds()) / 1000
-		if err != nil {
-			if err := fail(n, r, "search", err, missing); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		p, err := predict(ctx, ix, r.InstanceID, res)
-		if err != nil {
-			if err := fail(n, r, "predictions", err, missing); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		preds[r.InstanceID] = p
-		lat[r.InstanceID] = took
-		bfiles, err := baseline.rank(dir, r.ProblemStatement, o.Lang)
-		if err != nil { // Grit's result stands; the peer scores 0 here
-			rep.Failed = append(rep.Failed, fmt.Sprintf("%s: bm25: %v", r.InstanceID, err))
-		}
-		bm25[r.InstanceID] = Prediction{InstanceID: r.InstanceID, Files: bfiles}
-		ir := InstanceResult{
-			InstanceID: r.InstanceID, Repo: r.Repo, Split: r.Split, Lite274: r.Lite274(),
-			Files: p.Files, Modules: p.Modules, Entities: p.Entities, BM25Files: top(bfiles, 10),
-			GoldFiles: r.GoldFiles, GoldEntities: r.GoldEntities,
-			FileRank: firstRank(p.Files, r.GoldFiles), BM25Rank: firstRank(bfiles, r.GoldFiles),
-			FileHit1: HitAt(p.Files, r.GoldFiles, 1), FuncHit10: len(r.GoldEntities) > 0 && HitAt(p.Entities, r.GoldEntities, 10),
-			SearchMS: took, IndexMS: indexMS, Tokens: len(res.Tokens), Frames: len(res.Frames), Note: res.Note,
-			MissingBlobs: missing,
-		}
-		for j, f := range res.Files {
-			if j == dumpFiles {
-				break
-			}
-			ir.FileScores = append(ir.FileScores, FileScore{Path: f.Path, Score: f.Score, Signals: f.Signals})
-		}
-		if enc != nil {
-			if err := enc.Encode(ir); err != nil {
-				return nil, fmt.Errorf("write results: %w", err)
-			}
-		}
-		if o.Progress != nil {
-			o.Progress(fmt.Sprintf("[%d/%d] %s file@1=%v rank=%d bm25rank=%d func@10=%v %.1fms (index %.0fms)%s",
-				n+1, len(order), r.InstanceID, ir.FileHit1, ir.FileRank, ir.BM25Rank, ir.FuncHit10, took, indexMS, missingNote(missing)))
+		if err := ru.instance(ctx, n, recs[i]); err != nil {
+			return nil, err
 		}
 	}
+	ru.rep.Sets = scoreSets(recs, ru.preds, ru.bm25, ru.lat, o.Lang)
+	ru.rep.Took = time.Since(start)
+	return ru.rep, nil
+}
+
+// run is one benchmark run's state as it goes from instance to instance.
+type run struct {
+	o        Options
+	rep      *Report
+	total    int
+	preds    map[string]Prediction // Grit's, by instance
+	bm25     map[string]Prediction // the BM25 peer's
+	lat      map[string]float64    // search milliseconds
+	baseline *bm25Baseline
+	co       *Checkouts
+	enc      *json.Encoder // nil without Out
+}
+
+// fail records an instance that cannot run: it stays in the scores (as a
+// miss), in Failed and in Out, with its reason.
+func (ru *run) fail(n int, r Record, stage string, err error, missing int) error {
+	why := fmt.Sprintf("%s: %v", stage, err)
+	ru.rep.Failed = append(ru.rep.Failed, r.InstanceID+": "+why)
+	if ru.o.Progress != nil {
+		ru.o.Progress(fmt.Sprintf("[%d/%d] %s failed: %s", n+1, ru.total, r.InstanceID, why))
+	}
+	if ru.enc == nil {
+		return nil
+	}
+	ir := InstanceResult{InstanceID: r.InstanceID, Repo: r.Repo, Split: r.Split, Lite274: r.Lite274(),
+		GoldFiles: r.GoldFiles, GoldEntities: r.GoldEntities, MissingBlobs: missing, Error: why}
+	if err := ru.enc.Encode(ir); err != nil {
+		return fmt.Errorf("write results: %w", err)
+	}
+	return nil
+}
+
+// instance checks out the n-th instance r, brings its index up to date,
+// searches, and records Grit's and the peer's predictions. An error ends
+// the run; an instance that cannot run is recorded by fail.
+func (ru *run) instance(ctx context.Context, n int, r Record) error {
+	tree, moved, err := ru.co.Checkout(ctx, r.Repo, r.BaseCommit)
+	if moved {
+		ru.baseline.reset()
+	}
+	if err != nil {
+		return ru.fail(n, r, "checkout", err, 0)
+	}
+	missing := len(tree.Missing())
+	ru.rep.MissingBlobs += missing
+	ix, err := ru.co.Index(ctx)
+	if err != nil {
+		return err
+	}
+	t0 := time.Now()
+	if _, err := ix.Update(ctx); err != nil {
+		return ru.fail(n, r, "index", err, missing)
+	}
+	if _, err := search.Prepare(ctx, ix); err != nil {
+		return ru.fail(n, r, "prepare", err, missing)
+	}
+	indexMS := float64(time.Since(t0).Microseconds()) / 1000
+	t1 := time.Now()
+	res, err := search.Run(ctx, ix, search.Query{Text: r.ProblemStatement, K: ru.o.K})
+	took := float64(time.Since(t1).Microseconds()) / 1000
+	if err != nil {
+		return ru.fail(n, r, "search", err, missing)
+	}
+	p, err := predict(ctx, ix, r.InstanceID, res)
+	if err != nil {
+		return ru.fail(n, r, "predictions", err, missing)
+	}
+	ru.preds[r.InstanceID] = p
+	ru.lat[r.InstanceID] = took
+	bfiles, err := ru.baseline.rank(tree.Dir, r.ProblemStatement, ru.o.Lang)
+	if err != nil { // Grit's result stands; the peer scores 0 here
+		ru.rep.Failed = append(ru.rep.Failed, fmt.Sprintf("%s: bm25: %v", r.InstanceID, err))
+	}
+	ru.bm25[r.InstanceID] = Prediction{InstanceID: r.InstanceID, Files: bfiles}
+	ir := InstanceResult{
+		InstanceID: r.InstanceID, Repo: r.Repo, Split: r.Split, Lite274: r.Lite274(),
+		Files: p.Files, Modules: p.Modules, Entities: p.Entities, BM25Files: top(bfiles, 10),
+		GoldFiles: r.GoldFiles, GoldEntities: r.GoldEntities,
+		FileRank: firstRank(p.Files, r.GoldFiles), BM25Rank: firstRank(bfiles, r.GoldFiles),
+		FileHit1: HitAt(p.Files, r.GoldFiles, 1), FuncHit10: len(r.GoldEntities) > 0 && HitAt(p.Entities, r.GoldEntities, 10),
+		SearchMS: took, IndexMS: indexMS, Tokens: len(res.Tokens), Frames: len(res.Frames), Note: res.Note,
+		MissingBlobs: missing,
+	}
+	for j, f := range res.Files {
+		if j == dumpFiles {
+			break
+		}
+		ir.FileScores = append(ir.FileScores, FileScore{Path: f.Path, Score: f.Score, Signals: f.Signals})
+	}
+	if ru.enc != nil {
+		if err := ru.enc.Encode(ir); err != nil {
+			return fmt.Errorf("write results: %w", err)
+		}
+	}
+	if ru.o.Progress != nil {
+		ru.o.Progress(fmt.Sprintf("[%d/%d] %s file@1=%v rank=%d bm25rank=%d func@10=%v %.1fms (index %.0fms)%s",
+			n+1, ru.total, r.InstanceID, ir.FileHit1, ir.FileRank, ir.BM25Rank, ir.FuncHit10, took, indexMS, missingNote(missing)))
+	}
+	return nil
+}
+
+// scoreSets scores Grit and the BM25 peer on each instance set: overall,
+// per repository (and their macro mean) and per language.
+func scoreSets(recs []Record, preds, bm25 map[string]Prediction, lat map[string]float64, lang func(string) string) []SetReport {
 	sets := []struct {
 		name string
 		keep func(Record) bool
@@ -323,6 +291,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		{"all", func(Record) bool { return true }},
 		{"verified-only", func(r Record) bool { return r.Split == "verified" }},
 	}
+	var out []SetReport
 	for _, s := range sets {
 		rs := Filter(recs, s.keep)
 		if len(rs) == 0 {
@@ -338,15 +307,14 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			gt, bt = append(gt, rr.Grit), append(bt, rr.BM25)
 		}
 		sr.GritMacro, sr.BM25Macro = Macro(gt), fileOnly(Macro(bt))
-		for _, lang := range languages(rs, o.Lang) {
-			lr := Filter(rs, func(r Record) bool { return recordLang(r, o.Lang) == lang })
-			sr.Languages = append(sr.Languages, LangReport{Language: lang, Repos: len(Repos(lr)),
+		for _, l := range languages(rs, lang) {
+			lr := Filter(rs, func(r Record) bool { return recordLang(r, lang) == l })
+			sr.Languages = append(sr.Languages, LangReport{Language: l, Repos: len(Repos(lr)),
 				Grit: Evaluate(lr, preds), BM25: fileOnly(Evaluate(lr, bm25)), Latency: latency(lr, lat)})
 		}
-		rep.Sets = append(rep.Sets, sr)
+		out = append(out, sr)
 	}
-	rep.Took = time.Since(start)
-	return rep, nil
+	return out
 }
 
 func missingNote(n int) string {

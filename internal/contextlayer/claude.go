@@ -1,4 +1,4 @@
-package app
+package contextlayer
 
 import (
 	"fmt"
@@ -22,26 +22,13 @@ type ClaudeFile struct {
 	Notes []string `json:"notes,omitempty"`
 }
 
-// ClaudeSetup finds the Claude Code files a session in root would see
-// (root "" is the current directory's repository) and says which are used
-// and what is ignored, and why.
-func ClaudeSetup(root string, o config.LoadOptions, trustPath string) ([]ClaudeFile, error) {
-	root, err := permission.WorkspaceRoot(root)
-	if err != nil {
-		return nil, err
-	}
-	_, src, err := config.Load(root, o)
-	if err != nil {
-		return nil, err
-	}
-	status, err := permission.CheckTrustAt(root, trustPath)
-	if err != nil {
-		return nil, err
-	}
-	trusted := status.Honoured()
+// ClaudeSetup finds the Claude Code files a session in the workspace w
+// would see and says which are used and what is ignored, and why.
+func ClaudeSetup(w permission.Workspace, o config.LoadOptions) []ClaudeFile {
+	root, trusted := w.Root, w.Trust.Honoured()
 	untrusted := "not used: the repository is not trusted (review it, then run grit trust)"
 	var out []ClaudeFile
-	for _, f := range src.Files {
+	for _, f := range w.Sources.Files {
 		if !f.Claude || !f.Exists {
 			continue
 		}
@@ -82,7 +69,7 @@ func ClaudeSetup(root string, o config.LoadOptions, trustPath string) ([]ClaudeF
 			out = append(out, ClaudeFile{Path: filepath.Join(root, x.rel), Kind: x.kind, Notes: []string{"not used: " + x.why}})
 		}
 	}
-	return out, nil
+	return out
 }
 
 // hookNotes names the hook events and types of a settings file that do
