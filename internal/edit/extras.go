@@ -205,7 +205,9 @@ func checkNewFunction(orig Original, ex Extra, taken map[string]bool, anchors ma
 	ex.Name = defs[0].name
 	// Where overloads are the language's own, a taken name is one more
 	// overload, unless the file has this very definition already.
-	overload := overloads[lang] && !strings.Contains(string(Dedent(orig.File)), code)
+	// The index labels a C++ header named .h "c": its C++ shows in the file.
+	cpp := overloads[lang] || (lang == "c" && cppSyntax().Match(orig.File))
+	overload := cpp && !strings.Contains(string(Dedent(orig.File)), code)
 	if taken[ex.Name] && !overload {
 		return fail(CodeCollision, "%s already exists in %s. Give the new function a name that is not taken, or use the existing %s as it is.", ex.Name, orig.Path, ex.Name)
 	}
@@ -237,6 +239,9 @@ var (
 
 // overloads are the languages where one name may hold several functions.
 var overloads = map[string]bool{"cpp": true, "java": true, "csharp": true, "kotlin": true, "swift": true, "scala": true}
+
+// cppSyntax is what only C++ writes: templates, namespaces, scope operators.
+var cppSyntax = lazyRegexp(`(?m)^\s*(template\s*<|namespace\s+\w+|class\s+\w+\s*[:{])|\w::\w`)
 
 // importLanguages names the languages IMPORTS blocks work for.
 const importLanguages = "python, go, javascript, typescript, rust, java, c, c++"

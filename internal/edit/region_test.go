@@ -131,6 +131,12 @@ func TestNewFunctionOverload(t *testing.T) {
 	if v := Check(context.Background(), orig, reply, CheckOptions{Extras: true}); !v.Accept {
 		t.Fatalf("overload rejected (%s: %s)", v.Code, v.Reason)
 	}
+	// A C++ header named .h, which the index labels C.
+	hfile := "namespace fmt {\n" + file + "}\n"
+	horig := original("p.h", "c", "use", hfile, "int use(int x) {\n  return parse(x);\n}")
+	if v := Check(context.Background(), horig, reply, CheckOptions{Extras: true}); !v.Accept {
+		t.Errorf("overload in a C++ .h labelled c rejected (%s: %s)", v.Code, v.Reason)
+	}
 	dup := "```cpp\nint use(int x) {\n  return parse(x);  // same\n}\n```\n\nNEW FUNCTION after use\n```cpp\nint parse(int x) {\n  return x;\n}\n```\n"
 	if v := Check(context.Background(), orig, dup, CheckOptions{Extras: true}); v.Accept || v.Code != CodeCollision {
 		t.Errorf("a copy of parse: %v %s, want a collision", v.Accept, v.Code)
