@@ -173,7 +173,10 @@ type run struct {
 	// sigAsked marks the targets whose signature change was questioned
 	// once: the next reply may change it.
 	sigAsked map[string]bool
-	edited   []string // path:qname of the functions changed, unverified (no tests)
+	// offer caches the regions one "which next" question offers over its pages.
+	offer     []Candidate
+	offerRead bool
+	edited    []string // path:qname of the functions changed, unverified (no tests)
 }
 
 // Run fixes task in the repository of opts.Index.

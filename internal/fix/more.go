@@ -40,6 +40,7 @@ func isDecline(reply string) bool {
 // It reports false when none is picked.
 func (r *run) next(ctx context.Context, task, why string) bool {
 	skip := 0
+	r.offer, r.offerRead = nil, false // regions are read once per question, for all its pages
 	for {
 		opts, picks := r.untried(ctx, skip)
 		if len(opts) == 0 {
@@ -67,7 +68,10 @@ func (r *run) untried(ctx context.Context, skip int) ([]ChooseOption, []Candidat
 	var picks []Candidate
 	all := r.rep.Candidates
 	if untriedFuncs := r.countUntried(); skip+nextOptions > untriedFuncs {
-		all = append(append([]Candidate{}, all...), r.regionOffer(ctx)...)
+		if !r.offerRead {
+			r.offer, r.offerRead = r.regionOffer(ctx), true
+		}
+		all = append(append([]Candidate{}, all...), r.offer...)
 	}
 	for _, c := range all {
 		if r.tried[c.triedKey()] {
