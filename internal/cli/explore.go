@@ -13,10 +13,11 @@ import (
 )
 
 type exploreFlags struct {
-	addr  string
-	open  bool
-	token string
-	model string
+	addr       string
+	open       bool
+	token      string
+	model      string
+	allowHosts []string
 }
 
 func newExploreCmd(e *env) *cobra.Command {
@@ -38,13 +39,20 @@ with progress shown in the page. The page's "Clone & Explore" field does the
 same and remembers recent repositories.
 
 The server binds 127.0.0.1 and prints a URL carrying a per-run access token;
-opening it sets a cookie and removes the token from the address bar. Binding
-anything but loopback requires --token. The JSON API the page uses is under
-/api/ (see docs/api.md).`,
+opening it sets a cookie and removes the token from the address bar. Every
+view has its own address (/search?q=, /file/PATH#L12, /symbol/PATH::NAME),
+which reloads, goes Back and can be shared; a first visit adds ?token=.
+
+To use it from another machine, bind all interfaces with a token of at least
+32 characters: --addr 0.0.0.0:8080 --token $(openssl rand -hex 16). The page
+then answers to this machine's host name and addresses; --allow-host adds
+another name a browser uses to reach it (a DNS alias, a proxy). The JSON API
+the page uses is under /api/ (see docs/api.md).`,
 		Example: `  grit explore
   grit explore ~/src/myproject --open
   grit explore https://github.com/psf/requests
-  grit explore --addr 127.0.0.1:9000 --model openai:qwen2.5-coder-7b`,
+  grit explore --addr 127.0.0.1:9000 --model openai:qwen2.5-coder-7b
+  grit explore --addr 0.0.0.0:8080 --token "$(openssl rand -hex 16)" --allow-host devbox.example.com`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			source := ""
@@ -60,11 +68,14 @@ anything but loopback requires --token. The JSON API the page uses is under
 			if _, err := explore.ParseSource(source); err != nil {
 				return usageErrorf("%v", err)
 			}
-			srv, err := web.Start(web.StartOptions{Source: source, Addr: f.addr, Token: f.token, Model: f.model})
+			srv, err := web.Start(web.StartOptions{Source: source, Addr: f.addr, Token: f.token, Model: f.model, AllowHosts: f.allowHosts})
 			if err != nil {
 				return err
 			}
 			fmt.Fprintf(e.Out, "grit explore: %s\n", srv.URL())
+			if u := srv.RemoteURL(); u != "" {
+				fmt.Fprintf(e.Out, "grit explore: from another machine: %s\n", u)
+			}
 			fmt.Fprintf(e.Err, "exploring %s (indexing progress is shown in the page); Ctrl-C stops\n", source)
 			if f.open {
 				openBrowser(e, srv.URL())
@@ -74,7 +85,8 @@ anything but loopback requires --token. The JSON API the page uses is under
 	}
 	cmd.Flags().StringVar(&f.addr, "addr", "127.0.0.1:8080", "address to listen on (host:port); non-loopback needs --token")
 	cmd.Flags().BoolVar(&f.open, "open", false, "open the page with xdg-open")
-	cmd.Flags().StringVar(&f.token, "token", "", "access token (default: random for this run)")
+	cmd.Flags().StringVar(&f.token, "token", "", "access token, at least 32 characters (default: random for this run)")
+	cmd.Flags().StringArrayVar(&f.allowHosts, "allow-host", nil, "also accept this host name or IP in the Host header (repeatable)")
 	cmd.Flags().StringVar(&f.model, "model", "", "model for the Model tab, PROVIDER:MODEL (default: GRIT_MODEL, settings, then ollama:qwen2.5-coder:7b)")
 	return cmd
 }

@@ -206,16 +206,37 @@ func cloneShallow(ctx context.Context, git, u, dir string) error {
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if len(msg) > 600 {
-			msg = msg[len(msg)-600:]
-		}
-		return fmt.Errorf("git clone %s: %w: %s", u, err, msg)
+		return fmt.Errorf("%s (git clone %s: %w)", cloneReason(stderr.String()), u, err)
 	}
 	if err := os.Rename(tmp, dir); err != nil {
 		return fmt.Errorf("clone %s: %w", u, err)
 	}
 	return nil
+}
+
+// cloneReason is what git said went wrong, first: its fatal and error
+// lines (else its last line), at most 600 bytes.
+func cloneReason(stderr string) string {
+	var reasons []string
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	for _, l := range lines {
+		if r, ok := strings.CutPrefix(l, "fatal: "); ok {
+			reasons = append(reasons, r)
+		} else if r, ok := strings.CutPrefix(l, "error: "); ok {
+			reasons = append(reasons, r)
+		}
+	}
+	if len(reasons) == 0 {
+		reasons = lines[len(lines)-1:]
+	}
+	msg := strings.Join(reasons, "; ")
+	if len(msg) > 600 {
+		msg = msg[:600] + "…"
+	}
+	if msg == "" {
+		msg = "git clone failed"
+	}
+	return msg
 }
 
 // RecentRepo is one entry of the remembered list.

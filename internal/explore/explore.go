@@ -15,7 +15,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -100,6 +99,7 @@ type loadedRepo struct {
 	fsys   *os.Root
 	stats  index.Stats
 	opened time.Time
+	defs   defCache // every definition, for the tree and the finder
 }
 
 // Job reports a clone or index run.
@@ -346,11 +346,25 @@ func (x *Explorer) Search(ctx context.Context, text, traceback string, k int) (*
 	if err != nil {
 		return nil, err
 	}
-	res, err := locate.Run(ctx, r.ix, locate.Request{Task: text, Traceback: traceback, K: k, Explain: true})
+	req := locate.Request{Task: text, Traceback: traceback, K: k, Explain: true}
+	if req.Empty() {
+		return nil, fmt.Errorf("%w: empty query: describe a task, name a symbol or paste a traceback", ErrBadRequest)
+	}
+	var notes []string
+	for _, f := range []*string{&req.Task, &req.Traceback} {
+		var note string
+		if *f, note = TrimLog(*f); note != "" {
+			notes = append(notes, note)
+		}
+	}
+	res, err := locate.Run(ctx, r.ix, req)
 	if err != nil {
 		return nil, err
 	}
-	out := &SearchResult{Query: res.Query, Files: res.Files, Tokens: res.Tokens, Frames: res.Frames, Note: res.Note, TookMS: res.TookMS}
+	if res.Note != "" {
+		notes = append(notes, res.Note)
+	}
+	out := &SearchResult{Query: res.Query, Files: res.Files, Tokens: res.Tokens, Frames: res.Frames, Note: strings.Join(notes, "; "), TookMS: res.TookMS}
 	out.Hits = make([]Hit, 0, len(res.Hits))
 	for _, h := range res.Hits {
 		eh := Hit{Hit: h}
@@ -463,112 +477,6 @@ func (x *Explorer) AST(ctx context.Context, path string, rng *[2]int) (*ASTNode,
 		return nil, fmt.Errorf("ast of %s: %w", rel, err)
 	}
 	return n, nil
-}
-
-// Edge is one navigable entry of the Edges tab.
-type Edge struct {
-	Path   string   `json:"path"`
-	Def    *Def     `json:"def,omitempty"`
-	Line   int      `json:"line,omitempty"`
-	Weight float64  `json:"weight"`
-	Names  []string `json:"names,omitempty"`
-	Label  string   `json:"label"`
-}
-
-// Edges is everything that connects a file (and one of its definitions).
-type Edges struct {
-	Path      string   `json:"path"`
-	Def       *Def     `json:"def,omitempty"`
-	Imports   []Import `json:"imports"`
-	Refers    []Edge   `json:"refers"`    // files this file refers to
-	Importers []Edge   `json:"importers"` // files that refer to this one
-	Callers   []Edge   `json:"callers"`   // of Def
-	Callees   []Edge   `json:"callees"`   // of Def
-}
-
-// Edges returns path's imports and file edges both ways, and, when defID is
-// not 0, the callers and callees of that definition with call-site counts.
-func (x *Explorer) Edges(ctx context.Context, path string, defID int64) (*Edges, error) {
-	r, rel, err := x.resolve(path)
-	if err != nil {
-		return nil, err
-	}
-	e := &Edges{Path: rel, Imports: []Import{}, Refers: []Edge{}, Importers: []Edge{}, Callers: []Edge{}, Callees: []Edge{}}
-	imps, err := r.ix.Imports(ctx, rel)
-	if err != nil {
-		return nil, mapIndexErr(rel, err)
-	}
-	if imps != nil {
-		e.Imports = imps
-	}
-	from, err := r.ix.EdgesFrom(ctx, rel)
-	if err != nil {
-		return nil, mapIndexErr(rel, err)
-	}
-	for _, fe := range from {
-		e.Refers = append(e.Refers, Edge{Path: fe.To, Weight: fe.Weight, Names: fe.Names, Label: fe.To})
-	}
-	to, err := r.ix.EdgesTo(ctx, rel)
-	if err != nil {
-		return nil, mapIndexErr(rel, err)
-	}
-	for _, fe := range to {
-		e.Importers = append(e.Importers, Edge{Path: fe.From, Weight: fe.Weight, Names: fe.Names, Label: fe.From})
-	}
-	if defID == 0 {
-		return e, nil
-	}
-	d, err := r.ix.DefByID(ctx, defID)
-	if err != nil {
-		return nil, mapIndexErr(fmt.Sprint(defID), err)
-	}
-	if d.Path != rel {
-		return nil, fmt.Errorf("%w: definition %d is in %s, not %s", ErrBadRequest, defID, d.Path, rel)
-	}
-	e.Def = &d
-	calls, err := r.ix.Callers(ctx, defID)
-	if err != nil {
-		return nil, mapIndexErr(d.QName, err)
-	}
-	type key struct {
-		path string
-		id   int64
-	}
-	group := map[key]*Edge{}
-	var order []key
-	for _, c := range calls {
-		k := key{c.Path, c.CallerID}
-		g, ok := group[k]
-		if !ok {
-			label := c.Caller
-			if label == "" {
-				label = "(module level)"
-			}
-			g = &Edge{Path: c.Path, Line: c.Line, Label: label}
-			if c.CallerID != 0 {
-				if cd, err := r.ix.DefByID(ctx, c.CallerID); err == nil {
-					g.Def = &cd
-				}
-			}
-			group[k] = g
-			order = append(order, k)
-		}
-		g.Weight++
-	}
-	for _, k := range order {
-		e.Callers = append(e.Callers, *group[k])
-	}
-	sort.SliceStable(e.Callers, func(i, j int) bool { return e.Callers[i].Weight > e.Callers[j].Weight })
-	callees, err := r.ix.Callees(ctx, defID)
-	if err != nil {
-		return nil, mapIndexErr(d.QName, err)
-	}
-	for _, de := range callees {
-		callee := de.Callee
-		e.Callees = append(e.Callees, Edge{Path: callee.Path, Def: &callee, Line: callee.StartLine, Weight: float64(de.Count), Label: callee.QName})
-	}
-	sort.SliceStable(e.Callees, func(i, j int) bool { return e.Callees[i].Weight > e.Callees[j].Weight })
-	return e, nil
 }
 
 func mapIndexErr(what string, err error) error {

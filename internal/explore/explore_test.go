@@ -91,3 +91,16 @@ func TestCleanRepoPath(t *testing.T) {
 		}
 	}
 }
+
+func TestCloneReason(t *testing.T) {
+	for _, tc := range []struct{ stderr, want string }{
+		{"Cloning into '/tmp/x'...\nfatal: '/nonexistent/repo.git' does not appear to be a git repository\nfatal: Could not read from remote repository.\n",
+			"'/nonexistent/repo.git' does not appear to be a git repository; Could not read from remote repository."},
+		{"Cloning into 'x'...\nremote: Repository not found.\n", "remote: Repository not found."},
+		{"", "git clone failed"},
+	} {
+		if got := cloneReason(tc.stderr); got != tc.want {
+			t.Errorf("cloneReason(%q) = %q, want %q", tc.stderr, got, tc.want)
+		}
+	}
+}

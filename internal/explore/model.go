@@ -215,7 +215,9 @@ func (x *Explorer) Apply(ctx context.Context, defID int64, replacement, fileHash
 		return nil, err
 	}
 	res := &ApplyResult{Path: d.Path, Snapshot: snap.ID, Diff: edit.Diff("a/"+d.Path, "b/"+d.Path, src, v.File)}
-	if err := r.ix.UpdateFiles(ctx, d.Path); err != nil {
+	err = r.ix.UpdateFiles(ctx, d.Path)
+	r.defs.reset()
+	if err != nil {
 		return res, fmt.Errorf("re-index %s: %w", d.Path, err)
 	}
 	if nd, ok, err := r.ix.DefAt(ctx, d.Path, d.Start); err == nil && ok {
@@ -252,7 +254,9 @@ func (x *Explorer) Undo(ctx context.Context) (*UndoResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := r.ix.UpdateFiles(ctx, done...); err != nil {
+	err = r.ix.UpdateFiles(ctx, done...)
+	r.defs.reset()
+	if err != nil {
 		return nil, fmt.Errorf("re-index: %w", err)
 	}
 	return &UndoResult{Snapshot: snap.ID, Label: snap.Label, Restored: done}, nil

@@ -52,11 +52,12 @@ const (
 // Call is one call site.
 type Call struct {
 	Path     string `json:"path"`
-	Callee   string `json:"callee"`           // the called name as written, last component ("get" for session.get)
-	Offset   int    `json:"offset"`           // byte offset of the callee name
-	Line     int    `json:"line"`             // 1-based
-	CallerID int64  `json:"caller_id"`        // enclosing definition's ID, 0 at module level
-	Caller   string `json:"caller,omitempty"` // enclosing definition's QName
+	Callee   string `json:"callee"`              // the called name as written, last component ("get" for session.get)
+	Offset   int    `json:"offset"`              // byte offset of the callee name
+	Line     int    `json:"line"`                // 1-based
+	CallerID int64  `json:"caller_id"`           // enclosing definition's ID, 0 at module level
+	Caller   string `json:"caller,omitempty"`    // enclosing definition's QName
+	CalleeID int64  `json:"callee_id,omitempty"` // the definition it resolves to, 0 if unresolved (see ResolvedVia)
 }
 
 // Import is one import statement's binding.

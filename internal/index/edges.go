@@ -296,7 +296,8 @@ func (w *writer) insertResolved(ctx context.Context, files []int64, resolve func
 
 // resolve picks the definition a call of a name in file resolves to: one
 // in the calling file (a sibling of the caller first), else one in a file
-// the caller imports, else the name's only definition.
+// the caller imports, else the name's only definition. ResolvedVia (via.go)
+// tells these steps apart on read and must follow any change here.
 func (d *defIndex) resolve(name, file int64, callerParent string, imported map[int64]bool) int64 {
 	ds := d.byName[name]
 	first := int64(0)

@@ -22,7 +22,7 @@ func (ix *Index) Calls(ctx context.Context, path string) ([]Call, error) {
 }
 
 func (ix *Index) queryCalls(ctx context.Context, op, where string, args ...any) ([]Call, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT f.path, c.caller_id, coalesce(CASE d.parent WHEN '' THEN dn.name ELSE d.parent || '.' || dn.name END, ''), n.name, c.sites
+	rows, err := ix.db.QueryContext(ctx, `SELECT f.path, c.caller_id, coalesce(CASE d.parent WHEN '' THEN dn.name ELSE d.parent || '.' || dn.name END, ''), n.name, c.callee_id, c.sites
 		FROM calls c JOIN files f ON f.id = c.file_id JOIN names n ON n.id = c.name_id
 		LEFT JOIN defs d ON d.id = c.caller_id LEFT JOIN names dn ON dn.id = d.name_id `+where, args...)
 	if err != nil {
@@ -33,7 +33,7 @@ func (ix *Index) queryCalls(ctx context.Context, op, where string, args ...any) 
 	for rows.Next() {
 		var c Call
 		var sites []byte
-		if err := rows.Scan(&c.Path, &c.CallerID, &c.Caller, &c.Callee, &sites); err != nil {
+		if err := rows.Scan(&c.Path, &c.CallerID, &c.Caller, &c.Callee, &c.CalleeID, &sites); err != nil {
 			return nil, fmt.Errorf("%s: %w", op, err)
 		}
 		for _, s := range decodeSites(sites) {

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"net/http"
 	"strconv"
+	"strings"
 )
 
 //go:embed static
@@ -22,9 +23,17 @@ type route struct {
 	handler func(*Server, http.ResponseWriter, *http.Request)
 }
 
+// maxSearchBody bounds POST /api/search: a pasted CI log may be megabytes;
+// the explorer trims it to its frames (explore.TrimLog).
+const maxSearchBody = 8 << 20
+
 var apiRoutes = []route{
 	{"GET", "/api/status", false, (*Server).handleStatus},
 	{"GET", "/api/search", false, (*Server).handleSearch},
+	{"POST", "/api/search", false, (*Server).handleSearchPost},
+	{"GET", "/api/tree", false, (*Server).handleTree},
+	{"GET", "/api/find", false, (*Server).handleFind},
+	{"GET", "/api/refs", false, (*Server).handleRefs},
 	{"GET", "/api/symbols", false, (*Server).handleSymbols},
 	{"GET", "/api/ast", false, (*Server).handleAST},
 	{"GET", "/api/edges", false, (*Server).handleEdges},
@@ -35,17 +44,40 @@ var apiRoutes = []route{
 	{"POST", "/api/undo", true, (*Server).handleUndo},
 }
 
+// pagePaths are the page's addresses (see app.js, "URLs are state"): each
+// serves the page, which reads its state from the address.
+var pagePaths = []string{"GET /{$}", "GET /search", "GET /file/{path...}", "GET /symbol/{path...}"}
+
 func (s *Server) routes() *http.ServeMux {
 	mux := http.NewServeMux()
+	byPath := map[string][]route{}
+	var paths []string
 	for _, rt := range apiRoutes {
-		rt := rt
-		mux.HandleFunc(rt.path, func(w http.ResponseWriter, r *http.Request) {
-			if r.Method != rt.method && !(rt.method == http.MethodGet && r.Method == http.MethodHead) {
-				w.Header().Set("Allow", rt.method)
-				writeError(w, http.StatusMethodNotAllowed, rt.path+" takes "+rt.method)
-				return
+		if byPath[rt.path] == nil {
+			paths = append(paths, rt.path)
+		}
+		byPath[rt.path] = append(byPath[rt.path], rt)
+	}
+	for _, p := range paths {
+		rts := byPath[p]
+		mux.HandleFunc(p, func(w http.ResponseWriter, r *http.Request) {
+			var allow []string
+			for _, rt := range rts {
+				if r.Method == rt.method || (rt.method == http.MethodGet && r.Method == http.MethodHead) {
+					if r.Method == http.MethodPost {
+						limit := int64(maxBody)
+						if p == "/api/search" {
+							limit = maxSearchBody
+						}
+						r.Body = http.MaxBytesReader(w, r.Body, limit)
+					}
+					rt.handler(s, w, r)
+					return
+				}
+				allow = append(allow, rt.method)
 			}
-			rt.handler(s, w, r)
+			w.Header().Set("Allow", strings.Join(allow, ", "))
+			writeError(w, http.StatusMethodNotAllowed, p+" takes "+strings.Join(allow, " or "))
 		})
 	}
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
@@ -57,10 +89,13 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
 		http.ServeFileFS(w, r, sub, "favicon.svg")
 	})
-	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+	page := func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
 		http.ServeFileFS(w, r, sub, "index.html")
-	})
+	}
+	for _, p := range pagePaths {
+		mux.HandleFunc(p, page)
+	}
 	return mux
 }
 
@@ -77,13 +112,14 @@ func writeError(w http.ResponseWriter, status int, msg string) {
 	writeJSON(w, status, map[string]string{"error": msg})
 }
 
-// Error is a Backend error with the HTTP status it maps to and optional
-// details for the client (e.g. how to start a model). Errors that are not
-// an *Error are 500.
+// Error is a Backend error with the HTTP status it maps to and, for a
+// model that did not answer, how to start one. Errors that are not an
+// *Error are 500.
 type Error struct {
-	Status int
-	Err    error
-	Detail map[string]any
+	Status   int
+	Err      error
+	Help     string
+	Commands []string
 }
 
 func (e *Error) Error() string { return e.Err.Error() }
@@ -129,6 +165,53 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := s.b.Search(r.Context(), q.Get("q"), q.Get("traceback"), k)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+// handleSearchPost is the search with its input in a JSON body: a pasted
+// traceback or log is too long for a URL (browsers and proxies answer 431).
+func (s *Server) handleSearchPost(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Q         string `json:"q"`
+		Traceback string `json:"traceback"`
+		K         int    `json:"k"`
+	}
+	if err := decode(r, &req); err != nil {
+		fail(w, err)
+		return
+	}
+	res, err := s.b.Search(r.Context(), req.Q, req.Traceback, req.K)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+func (s *Server) handleTree(w http.ResponseWriter, r *http.Request) {
+	res, err := s.b.Tree(r.Context())
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+func (s *Server) handleFind(w http.ResponseWriter, r *http.Request) {
+	res, err := s.b.FindSymbols(r.Context(), r.URL.Query().Get("q"))
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+func (s *Server) handleRefs(w http.ResponseWriter, r *http.Request) {
+	res, err := s.b.Refs(r.Context(), r.URL.Query().Get("path"))
 	if err != nil {
 		fail(w, err)
 		return
@@ -198,6 +281,10 @@ func decode(r *http.Request, v any) error {
 	dec := json.NewDecoder(r.Body)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return &Error{Status: http.StatusRequestEntityTooLarge, Err: fmt.Errorf("body over %d bytes: send less", tooBig.Limit)}
+		}
 		return badRequest("body: %v", err)
 	}
 	return nil

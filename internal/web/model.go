@@ -7,6 +7,19 @@ import (
 	"net/http"
 )
 
+// modelDelta is the data of a "delta" event: reply text as it arrives.
+type modelDelta struct {
+	Text string `json:"text"`
+}
+
+// modelError is the data of an "error" event: what failed and, for a
+// model that did not answer, how to start one.
+type modelError struct {
+	Error    string   `json:"error"`
+	Help     string   `json:"help,omitempty"`
+	Commands []string `json:"commands,omitempty"`
+}
+
 // handleModel streams the model's reply as server-sent events:
 //
 //	event: delta   data: {"text": "..."}          as the reply arrives
@@ -48,15 +61,13 @@ func (s *Server) handleModel(w http.ResponseWriter, r *http.Request) {
 	}
 	fl.Flush()
 	p, err := s.b.Propose(r.Context(), req.DefID, req.Task, func(text string) {
-		send("delta", map[string]string{"text": text})
+		send("delta", modelDelta{Text: text})
 	})
 	if err != nil {
-		ev := map[string]any{"error": err.Error()}
+		ev := modelError{Error: err.Error()}
 		var we *Error
 		if errors.As(err, &we) {
-			for k, v := range we.Detail {
-				ev[k] = v
-			}
+			ev.Help, ev.Commands = we.Help, we.Commands
 		}
 		send("error", ev)
 		return

@@ -2,9 +2,11 @@ package web
 
 import (
 	"crypto/subtle"
+	"fmt"
 	"mime"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 )
 
@@ -16,12 +18,17 @@ const (
 )
 
 // secure wraps h with the checks every request passes, in order: Host
-// allowlist (403), security headers, token exchange on "/?token=", token on
-// /api/ and the page (401), and for POST a matching Origin and a JSON body (403, 415).
+// allowlist (403), security headers, token exchange on a page's "?token=",
+// token on /api/ and the pages (401), and for POST a matching Origin and a
+// JSON body (403, 415). Routes bound POST bodies (api.go).
 func (s *Server) secure(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !s.hostAllowed(r.Host) {
-			http.Error(w, "grit explore: host not allowed", http.StatusForbidden)
+			host, _, err := net.SplitHostPort(r.Host)
+			if err != nil {
+				host = r.Host
+			}
+			http.Error(w, fmt.Sprintf("grit explore: host %q not allowed: open the URL grit explore printed, or restart it with --allow-host %s", r.Host, host), http.StatusForbidden)
 			return
 		}
 		hdr := w.Header()
@@ -36,7 +43,7 @@ func (s *Server) secure(h http.Handler) http.Handler {
 			h.ServeHTTP(w, r) // public, embedded assets
 			return
 		}
-		if r.URL.Path == "/" && r.URL.Query().Has("token") {
+		if isPage(r.URL.Path) && r.URL.Query().Has("token") {
 			s.exchange(w, r)
 			return
 		}
@@ -59,10 +66,15 @@ func (s *Server) secure(h http.Handler) http.Handler {
 				writeError(w, http.StatusUnsupportedMediaType, "a POST body must be application/json")
 				return
 			}
-			r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// isPage reports whether p is one of the page's addresses (pagePaths), the
+// only places a token in the query is exchanged for the cookie.
+func isPage(p string) bool {
+	return p == "/" || p == "/search" || strings.HasPrefix(p, "/file/") || strings.HasPrefix(p, "/symbol/")
 }
 
 // hostAllowed checks the Host header against the allowlist and the port.
@@ -96,8 +108,10 @@ func (s *Server) authorized(r *http.Request) bool {
 	return tok != "" && subtle.ConstantTimeCompare([]byte(tok), []byte(s.token)) == 1
 }
 
-// exchange turns "/?token=T" into a SameSite=Strict HttpOnly cookie and
-// redirects to "/" so the token leaves the address bar and history.
+// exchange turns "PAGE?token=T" (any page address: "/", "/file/…") into a
+// SameSite=Strict HttpOnly cookie and redirects to the same address without
+// the token, so that it leaves the address bar and history and a shared
+// link opens the same view.
 func (s *Server) exchange(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet || subtle.ConstantTimeCompare([]byte(r.URL.Query().Get("token")), []byte(s.token)) != 1 {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -113,7 +127,10 @@ func (s *Server) exchange(w http.ResponseWriter, r *http.Request) {
 		SameSite: http.SameSiteStrictMode,
 	})
 	w.Header().Set("Cache-Control", "no-store")
-	http.Redirect(w, r, "/", http.StatusSeeOther)
+	q := r.URL.Query()
+	q.Del("token")
+	to := url.URL{Path: r.URL.Path, RawQuery: q.Encode()}
+	http.Redirect(w, r, to.String(), http.StatusSeeOther)
 }
 
 var unauthorizedPage = []byte(`<!doctype html>

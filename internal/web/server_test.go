@@ -56,7 +56,22 @@ func extract(t *testing.T) string {
 
 func startFixture(t *testing.T, model string) *fixture {
 	t.Helper()
+	return startFixtureWith(t, model, nil)
+}
+
+// startFixtureWith starts the explorer on the fixture with extra files.
+func startFixtureWith(t *testing.T, model string, extra map[string]string) *fixture {
+	t.Helper()
 	root := extract(t)
+	for name, text := range extra {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	f := &fixture{t: t, root: root, cache: t.TempDir()}
 	srv, err := web.Start(web.StartOptions{Source: root, Addr: "127.0.0.1:0", Model: model, CacheDir: f.cache})
 	if err != nil {
@@ -230,7 +245,7 @@ func TestStateChangingRequestsNeedOriginAndToken(t *testing.T) {
 	good := func() map[string]string {
 		return map[string]string{"Authorization": "Bearer " + f.token, "Origin": f.base, "Content-Type": "application/json"}
 	}
-	for _, path := range []string{"/api/clone", "/api/apply", "/api/undo", "/api/model"} {
+	for _, path := range []string{"/api/clone", "/api/apply", "/api/undo", "/api/model", "/api/search"} {
 		for _, tc := range []struct {
 			name string
 			edit func(h map[string]string)
@@ -260,8 +275,8 @@ func TestStateChangingRequestsNeedOriginAndToken(t *testing.T) {
 	if resp, _ := f.do("GET", "/api/apply", "", f.auth()); resp.StatusCode != 405 {
 		t.Errorf("GET /api/apply = %d, want 405", resp.StatusCode)
 	}
-	if resp, _ := f.post("/api/search", `{}`); resp.StatusCode != 405 {
-		t.Errorf("POST /api/search = %d, want 405", resp.StatusCode)
+	if resp, _ := f.post("/api/status", `{}`); resp.StatusCode != 405 {
+		t.Errorf("POST /api/status = %d, want 405", resp.StatusCode)
 	}
 }
 
@@ -701,7 +716,9 @@ func TestNonLoopbackNeedsToken(t *testing.T) {
 		{"0.0.0.0:0", "", false},
 		{":0", "", false},
 		{"192.0.2.1:0", "", false},
-		{"0.0.0.0:0", "secret", true},
+		{"0.0.0.0:0", "secret", false}, // too short
+		{"127.0.0.1:0", "0123456789abcdef0123456789abcde", false},
+		{"0.0.0.0:0", "0123456789abcdef0123456789abcdef", true},
 	} {
 		_, err := web.New(web.ExploreBackend(x), web.Options{Addr: tc.addr, Token: tc.token})
 		if (err == nil) != tc.ok {

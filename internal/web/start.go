@@ -15,7 +15,9 @@ type StartOptions struct {
 	Source string // a directory, a bare repository or a git URL
 	Addr   string // host:port; "" means 127.0.0.1:8080
 	Token  string // "" means random for this run
-	Model  string // provider spec for the Model tab; "" resolves via ModelSpec
+	// AllowHosts widen the Host allowlist (--allow-host).
+	AllowHosts []string
+	Model      string // provider spec for the Model tab; "" resolves via ModelSpec
 	// CacheDir overrides $XDG_CACHE_HOME/grit (tests).
 	CacheDir string
 }
@@ -36,7 +38,7 @@ func Start(opts StartOptions) (*Explorer, error) {
 		return nil, err
 	}
 	x := app.NewExplorer(explore.Options{Model: explore.ModelSpec(opts.Model), CacheDir: opts.CacheDir, Served: src.Dir})
-	srv, err := New(ExploreBackend(x), Options{Addr: opts.Addr, Token: opts.Token})
+	srv, err := New(ExploreBackend(x), Options{Addr: opts.Addr, Token: opts.Token, AllowHosts: opts.AllowHosts})
 	if err != nil {
 		x.Close()
 		return nil, err
@@ -56,6 +58,9 @@ func Start(opts StartOptions) (*Explorer, error) {
 
 // URL is the page's address with the access token.
 func (s *Explorer) URL() string { return s.srv.URL() }
+
+// RemoteURL is the address to open from another machine, "" on loopback.
+func (s *Explorer) RemoteURL() string { return s.srv.RemoteURL() }
 
 // Serve serves until ctx is done, then closes the explorer.
 func (s *Explorer) Serve(ctx context.Context) error {
@@ -90,7 +95,7 @@ func httpErr(err error) error {
 		we.Status = http.StatusConflict
 	case errors.As(err, &me):
 		we.Status = http.StatusBadGateway
-		we.Detail = map[string]any{"help": me.Help, "commands": me.Commands}
+		we.Help, we.Commands = me.Help, me.Commands
 	}
 	return we
 }
@@ -110,6 +115,18 @@ func (b exploreBackend) Symbols(ctx context.Context, path string) (*explore.Symb
 		return nil, httpErr(err)
 	}
 	return &explore.SymbolsResult{Path: path, Symbols: defs}, nil
+}
+
+func (b exploreBackend) Tree(ctx context.Context) (*explore.TreeResult, error) {
+	return result(b.x.Tree(ctx))
+}
+
+func (b exploreBackend) FindSymbols(ctx context.Context, q string) (*explore.SymbolMatches, error) {
+	return result(b.x.FindSymbols(ctx, q))
+}
+
+func (b exploreBackend) Refs(ctx context.Context, path string) (*explore.RefsResult, error) {
+	return result(b.x.Refs(ctx, path))
 }
 
 func (b exploreBackend) AST(ctx context.Context, path string, r *[2]int) (*explore.ASTNode, error) {

@@ -4,9 +4,11 @@
 // (app imports web and wires it: cli → app → web, so the faces stay peers).
 //
 // Security invariants: the server binds loopback unless given an explicit
-// token; every request's Host must be on the allowlist (localhost, 127.0.0.1,
-// [::1] and the bind host, with the server's port), which defeats DNS
-// rebinding; every /api/ request carries the per-run token (an HttpOnly,
+// token of at least MinToken characters; every request's Host must be on
+// the allowlist (localhost, 127.0.0.1, [::1] and the bind host; on a
+// non-loopback bind also this machine's host name and interface addresses;
+// and any --allow-host name, with the server's port), which defeats DNS
+// rebinding; every /api/ request and page carries the per-run token (an HttpOnly,
 // SameSite=Strict cookie obtained from the printed URL, or a Bearer header);
 // every POST also carries a matching Origin and a JSON body; the CSP is
 // default-src 'self'. Reads are confined to the repository by app (os.Root).
@@ -25,7 +27,9 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/grit-dev/grit/internal/explore"
@@ -36,9 +40,17 @@ type Options struct {
 	// Addr is host:port to bind; "" means 127.0.0.1:8080. A host that is not
 	// loopback is refused unless Token is set.
 	Addr string
-	// Token is the access token; "" means a random one for this run.
+	// Token is the access token; "" means a random one for this run. A
+	// given token must be at least MinToken characters.
 	Token string
+	// AllowHosts are further host names (or IPs) a browser may use to reach
+	// the server, e.g. a DNS name or a proxy's; no scheme, no port.
+	AllowHosts []string
 }
+
+// MinToken is the shortest access token accepted: 32 characters of a random
+// hex token are 128 bits, beyond guessing over the network.
+const MinToken = 32
 
 // Backend is what the server serves. Its results are the explorer's Go
 // types, which are the JSON shapes of docs/api.md (TestAPIDoc holds the two
@@ -47,6 +59,9 @@ type Options struct {
 type Backend interface {
 	Status(ctx context.Context) explore.Status
 	Search(ctx context.Context, text, traceback string, k int) (*explore.SearchResult, error)
+	Tree(ctx context.Context) (*explore.TreeResult, error)
+	FindSymbols(ctx context.Context, q string) (*explore.SymbolMatches, error)
+	Refs(ctx context.Context, path string) (*explore.RefsResult, error)
 	Symbols(ctx context.Context, path string) (*explore.SymbolsResult, error)
 	AST(ctx context.Context, path string, r *[2]int) (*explore.ASTNode, error)
 	Edges(ctx context.Context, path string, defID int64) (*explore.Edges, error)
@@ -83,7 +98,10 @@ func New(b Backend, opts Options) (*Server, error) {
 		return nil, fmt.Errorf("address %q: %w (expected host:port, e.g. 127.0.0.1:8080)", s.addr, err)
 	}
 	if !isLoopback(host) && opts.Token == "" {
-		return nil, fmt.Errorf("address %q is not loopback: pass --token to expose the explorer beyond this machine", s.addr)
+		return nil, fmt.Errorf("address %q is not loopback: pass --token (at least %d characters, e.g. $(openssl rand -hex 16)) to expose the explorer beyond this machine", s.addr, MinToken)
+	}
+	if opts.Token != "" && len(opts.Token) < MinToken {
+		return nil, fmt.Errorf("--token is %d characters, too short to guess-proof: give at least %d (e.g. $(openssl rand -hex 16))", len(opts.Token), MinToken)
 	}
 	if s.token == "" {
 		b := make([]byte, 24)
@@ -94,7 +112,19 @@ func New(b Backend, opts Options) (*Server, error) {
 	}
 	s.hosts = map[string]bool{"localhost": true, "127.0.0.1": true, "::1": true}
 	if host != "" && !isUnspecified(host) {
-		s.hosts[host] = true
+		s.hosts[strings.ToLower(host)] = true
+	}
+	if !isLoopback(host) {
+		for _, h := range machineNames() {
+			s.hosts[h] = true
+		}
+	}
+	for _, h := range opts.AllowHosts {
+		name, err := allowedHost(h)
+		if err != nil {
+			return nil, err
+		}
+		s.hosts[name] = true
 	}
 	s.mux = s.routes()
 	return s, nil
@@ -112,6 +142,36 @@ func isLoopback(host string) bool {
 func isUnspecified(host string) bool {
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsUnspecified()
+}
+
+// machineNames are the names a browser on another machine may use for this
+// one: its host name and its interface addresses.
+func machineNames() []string {
+	var out []string
+	if h, err := os.Hostname(); err == nil && h != "" {
+		out = append(out, strings.ToLower(h))
+	}
+	if addrs, err := net.InterfaceAddrs(); err == nil {
+		for _, a := range addrs {
+			if ipn, ok := a.(*net.IPNet); ok {
+				out = append(out, ipn.IP.String())
+			}
+		}
+	}
+	return out
+}
+
+// allowedHost checks one --allow-host value: a host name or an IP address,
+// without scheme or port.
+func allowedHost(h string) (string, error) {
+	name := strings.ToLower(strings.TrimSuffix(strings.Trim(h, "[]"), "."))
+	if ip := net.ParseIP(name); ip != nil {
+		return ip.String(), nil
+	}
+	if name == "" || len(name) > 253 || strings.Trim(name, "abcdefghijklmnopqrstuvwxyz0123456789-.") != "" || strings.HasPrefix(name, "-") {
+		return "", fmt.Errorf("--allow-host %q: give a host name or an IP address, without scheme or port (e.g. --allow-host devbox.example.com)", h)
+	}
+	return name, nil
 }
 
 // Listen binds the address and fixes the port the Host check expects.
@@ -156,6 +216,24 @@ func (s *Server) URL() string {
 	host, _, _ := net.SplitHostPort(s.addr)
 	if host == "" || isUnspecified(host) {
 		host = "127.0.0.1"
+	}
+	u := url.URL{Scheme: "http", Host: net.JoinHostPort(host, s.port), Path: "/", RawQuery: "token=" + url.QueryEscape(s.token)}
+	return u.String()
+}
+
+// RemoteURL is the address to open from another machine (this machine's
+// host name), or "" when the server binds loopback only; valid after Listen.
+func (s *Server) RemoteURL() string {
+	host, _, _ := net.SplitHostPort(s.addr)
+	if isLoopback(host) {
+		return ""
+	}
+	if isUnspecified(host) {
+		h, err := os.Hostname()
+		if err != nil || h == "" {
+			return ""
+		}
+		host = h
 	}
 	u := url.URL{Scheme: "http", Host: net.JoinHostPort(host, s.port), Path: "/", RawQuery: "token=" + url.QueryEscape(s.token)}
 	return u.String()
