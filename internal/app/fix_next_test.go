@@ -25,7 +25,7 @@ func TestFixDeclineThenNext(t *testing.T) {
 		t.Fatalf("status %s, attempts %+v; want eu.py declined, us.py fixed", rep.Status, rep.Attempts)
 	}
 	q := p.Requests()[2].Messages[0].Text()
-	for _, want := range []string{"eu.py:format_price needs no change for this task.", "Which function should change next", "A) format_price in us.py", "or N if none of them needs to change."} {
+	for _, want := range []string{"eu.py:format_price needs no change for this task.", "Which function, or which lines outside a function, should change next", "A) format_price in us.py", "or N if none of them needs to change."} {
 		if !strings.Contains(q, want) {
 			t.Errorf("the next question lacks %q:\n%s", want, q)
 		}

@@ -35,8 +35,10 @@ file (dev.jsonl, dev_poly.jsonl) with an oracle as the model: a perfect
 editor that knows the gold patch but answers only from what the pipeline
 shows it. Shown a function, it returns that function as the gold patch leaves
 it (with the patch's new helpers and imports beside it, since the edit prompt
-offers those blocks); asked to choose among candidates, it picks the first
-offered one the patch changes; anything else it refuses. Every failure is then
+offers those blocks); shown lines outside any function (a region: imports,
+constants, class fields), it returns those lines as the patch leaves them;
+asked to choose among candidates, it picks the first offered one the patch
+changes; anything else it refuses. Every failure is then
 the harness's own: the rate is the ceiling no model can pass through grit fix.
 
 Each instance is checked out at its base commit (as 'bench locate' does,
@@ -47,8 +49,9 @@ pipeline fell short, the stage is named: not_located (no gold function among
 the candidates or choices), not_offered (one was a candidate but never shown
 within the attempts), rejected (the monitor or the splice refused the gold
 text), multi_function (a gold function changed, another did not),
-outside_function (the rest of the change is outside any function: class
-bodies, module level, new files, or no function to enter through). The tree
+outside_function (the rest of the change is outside any function and no
+offered region holds it: new files, regions never offered, or no function to
+enter through). The tree
 is put back after each instance. Instances that cannot run are listed as
 errors with the step that failed, never skipped.`,
 		Example: `  grit bench fix --oracle --data ../shared/bench/dev.jsonl --repos MIRRORS

@@ -46,6 +46,18 @@ def tax(amount):
 
 def ceil_total(cart):
     return math.ceil(cart.subtotal() + tax(cart.subtotal()))
+
+
+def discount(total):
+    if total > 100:
+        rate = 0.1
+    else:
+        rate = 0.0
+    reduced = total * (1 - rate)
+    return reduced
+
+
+DEFAULT_DISCOUNT = 0.0
 `
 
 // cartCase is one hand-made fix: its task, and the edits that make the gold
@@ -76,6 +88,36 @@ var cartCases = []cartCase{
 	}},
 	{"module-constant", "TAX_RATE is wrong: the tax rate is 0.25", [][2]string{
 		{"TAX_RATE = 0.2\n", "TAX_RATE = 0.25\n"},
+	}},
+	// Four functions change: more than the three attempts, which accepted
+	// edits no longer spend.
+	{"four-functions", "Cart should keep its items in self.lines, not self.items", [][2]string{
+		{"        self.items = []\n", "        self.lines = []\n"},
+		{"        self.items.append((name, price, qty))\n", "        self.lines.append((name, price, qty))\n"},
+		{"for _, price, qty in self.items)\n", "for _, price, qty in self.lines)\n"},
+		{"(len(self.items), self.currency)", "(len(self.lines), self.currency)"},
+	}},
+	// The function gets much shorter and the task does not say so: the
+	// prompt asks for a sentence then, and the oracle gives one.
+	{"much-shorter", "discount should be one expression: 10% off above 100", [][2]string{
+		{"    if total > 100:\n        rate = 0.1\n    else:\n        rate = 0.0\n    reduced = total * (1 - rate)\n    return reduced\n",
+			"    return total * (0.9 if total > 100 else 1)\n"},
+	}},
+	// A new function lands just above a module constant: the region holding
+	// the constant is offered next, and the helper must not come twice.
+	{"new-function-above-constant", "discount must round the reduced total to cents with a round_cents helper", [][2]string{
+		{"    reduced = total * (1 - rate)\n    return reduced\n\n\nDEFAULT", "    reduced = total * (1 - rate)\n    return round_cents(reduced)\n\n\ndef round_cents(x):\n    return round(x, 2)\n\n\nDEFAULT"},
+	}},
+	// The fix needs a new signature, and the task does not say so: the
+	// monitor questions it once, then takes it.
+	{"new-signature", "tax should also take the rate, TAX_RATE by default", [][2]string{
+		{"def tax(amount):\n    return amount * TAX_RATE\n", "def tax(amount, rate=TAX_RATE):\n    return amount * rate\n"},
+	}},
+	// The import line changes in place: an IMPORTS block, which only adds
+	// lines, cannot make this file; the import region can.
+	{"import-line", "ceil_total should call ceil imported from math, not math.ceil", [][2]string{
+		{"import math\n", "from math import ceil\n"},
+		{"    return math.ceil(cart.subtotal() + tax(cart.subtotal()))\n", "    return ceil(cart.subtotal() + tax(cart.subtotal()))\n"},
 	}},
 }
 
@@ -162,11 +204,16 @@ func TestBenchFixOracle(t *testing.T) {
 		got[r.InstanceID] = r
 	}
 	want := map[string]struct{ outcome, stage string }{
-		"one-function":            {oracle.OutcomeExact, ""},
-		"two-functions":           {oracle.OutcomeExact, ""},
-		"new-function-and-import": {oracle.OutcomeExact, ""},
-		"class-attribute":         {oracle.OutcomeShort, oracle.StageOutside},
-		"module-constant":         {oracle.OutcomeShort, oracle.StageOutside},
+		"one-function":                {oracle.OutcomeExact, ""},
+		"two-functions":               {oracle.OutcomeExact, ""},
+		"new-function-and-import":     {oracle.OutcomeExact, ""},
+		"class-attribute":             {oracle.OutcomeExact, ""},
+		"module-constant":             {oracle.OutcomeExact, ""},
+		"import-line":                 {oracle.OutcomeExact, ""},
+		"new-signature":               {oracle.OutcomeExact, ""},
+		"four-functions":              {oracle.OutcomeExact, ""},
+		"much-shorter":                {oracle.OutcomeExact, ""},
+		"new-function-above-constant": {oracle.OutcomeExact, ""},
 	}
 	for id, w := range want {
 		r, ok := got[id]
@@ -189,7 +236,7 @@ func TestBenchFixOracle(t *testing.T) {
 			n++
 		}
 	}
-	if rep.Instances != len(cartCases) || rep.Total.Exact+rep.Total.Equivalent != 3 || rep.Stages[oracle.StageOutside] != 2 {
+	if rep.Instances != len(cartCases) || rep.Total.Exact != len(cartCases) || rep.Stages[oracle.StageOutside] != 0 {
 		t.Errorf("report totals: %+v", rep.Total)
 	}
 	// --report re-reads --out and reports the same.

@@ -176,3 +176,36 @@ func hunkRange(start, n int) string {
 	}
 	return fmt.Sprintf("%d,%d", start, n)
 }
+
+// LineChange is one run of changed lines between two texts: lines
+// [OldStart, OldEnd) of the old text (0-based; equal for a pure insertion
+// before line OldStart) become New (each line with its terminator).
+type LineChange struct {
+	OldStart, OldEnd int
+	New              []string
+}
+
+// LineChanges lists the runs of changed lines from a to b, in order.
+func LineChanges(a, b []byte) []LineChange {
+	var out []LineChange
+	var cur *LineChange
+	x := 0 // lines of a consumed
+	for _, op := range myers(splitLines(string(a)), splitLines(string(b))) {
+		if op.kind == ' ' {
+			cur = nil
+			x++
+			continue
+		}
+		if cur == nil {
+			out = append(out, LineChange{OldStart: x, OldEnd: x})
+			cur = &out[len(out)-1]
+		}
+		if op.kind == '-' {
+			x++
+			cur.OldEnd = x
+		} else {
+			cur.New = append(cur.New, op.line)
+		}
+	}
+	return out
+}

@@ -121,7 +121,7 @@ func firstNonBlank(lines []string) string {
 func extractBare(lines []string, lang, name string) extracted {
 	start := -1
 	for i, l := range lines {
-		if isDefStart(strings.TrimSpace(l), lang) {
+		if isDefStart(strings.TrimSpace(l), lang) || (cppTmpl().MatchString(strings.TrimSpace(l)) && cppPrefix(lines, i, lang) > 0) {
 			start = i
 			break
 		}
@@ -254,7 +254,17 @@ func segments(code, lang string) []segment {
 		if isComment(t) {
 			continue
 		}
-		if strings.HasPrefix(t, "@") {
+		// A C++ template header (over one line or several) and a return
+		// type on a line of its own belong to the definition under them, as
+		// a decorator does: the index's range starts at them.
+		if n := cppPrefix(lines, i, lang); n > 0 {
+			for _, l := range lines[i : i+n] {
+				decorators = append(decorators, strings.TrimSpace(l))
+			}
+			headerEnd = i + n - 1
+			continue
+		}
+		if strings.HasPrefix(t, "@") && !isDefStart(t, lang) {
 			decorators = append(decorators, t)
 			continue
 		}
@@ -327,10 +337,22 @@ var (
 	// The keyword is optional: the index's range of a function bound to a
 	// variable starts at the name ("dayjs = function (date) {"), and that is
 	// how the definition is shown and may come back.
-	jsVar     = lazyRegexp(`^(?:export\s+)?(?:(?:const|let|var)\s+)?([\w$]+)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function|\(|[\w$]+\s*=>)`)
-	jsMethod  = lazyRegexp(`^(?:(?:public|private|protected|static|async|readonly|override|get|set)\s+)*\*?\s*([\w$]+)\s*(?:<[^>]*>)?\s*\(`)
-	cLikeFunc = lazyRegexp(`^[\w<>\[\]\s*&:,]*?([A-Za-z_]\w*)\s*\([^;]*$`)
-	keywords  = map[string]bool{"if": true, "for": true, "while": true, "switch": true, "catch": true, "return": true, "else": true, "new": true, "throw": true, "typeof": true, "await": true, "do": true, "try": true, "sizeof": true, "elif": true, "print": true, "super": true, "this": true}
+	jsVar = lazyRegexp(`^(?:export\s+)?(?:(?:const|let|var)\s+)?([\w$]+)\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function|\(|[\w$]+\s*=>)`)
+	// A function bound to a member ("proto.format = function (s) {") or
+	// to an object literal's key ("ordinal: n => ..."): the index names it
+	// by its last part, and its range starts at the member or the key.
+	jsMember = lazyRegexp(`^(?:[\w$]+\.)+([\w$]+)\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|[\w$]+\s*=>)`)
+	jsProp   = lazyRegexp(`^['"]?([\w$]+)['"]?\s*:\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|[\w$]+\s*=>)`)
+	cppTmpl  = lazyRegexp(`^template\s*<`)
+	// A return type alone on its line, above the definition's name.
+	cppReturnType = lazyRegexp(`^[\w:<>,\s*&]*[\w>*&]$`)
+	// A Java method with no body: abstract, or in an interface.
+	javaDecl = lazyRegexp(`^(?:[\w<>\[\]?,.]+\s+)+([A-Za-z_]\w*)\s*\([^=]*\)\s*(?:throws\s+[\w.,\s]+)?;$`)
+	// Annotations on a definition's own line ("@Override public int f() {").
+	annotations = lazyRegexp(`^(?:@[\w.]+(?:\([^)]*\))?\s+)+`)
+	jsMethod    = lazyRegexp(`^(?:(?:public|private|protected|static|async|readonly|override|get|set)\s+)*\*?\s*([\w$]+)\s*(?:<[^>]*>)?\s*\(`)
+	cLikeFunc   = lazyRegexp(`^[\w<>\[\]\s*&:,]*?([A-Za-z_]\w*)\s*\([^;]*$`)
+	keywords    = map[string]bool{"if": true, "for": true, "while": true, "switch": true, "catch": true, "return": true, "else": true, "new": true, "throw": true, "typeof": true, "await": true, "do": true, "try": true, "sizeof": true, "elif": true, "print": true, "super": true, "this": true}
 )
 
 // nameOf returns the name a definition header line declares, or "".
@@ -342,6 +364,9 @@ func nameOf(t, lang string) string {
 			}
 		}
 		return ""
+	}
+	if lang != "python" {
+		t = annotations().ReplaceAllString(t, "")
 	}
 	switch lang {
 	case "go":
@@ -365,12 +390,17 @@ func nameOf(t, lang string) string {
 		}
 		return ""
 	case "javascript", "typescript", "tsx", "jsx":
-		for _, re := range []*regexp.Regexp{jsFunc(), jsClass(), jsVar(), jsMethod()} {
+		for _, re := range []*regexp.Regexp{jsFunc(), jsClass(), jsVar(), jsMember(), jsProp(), jsMethod()} {
 			if m := re.FindStringSubmatch(t); m != nil && !keywords[m[1]] {
 				return m[1]
 			}
 		}
 		return ""
+	}
+	if lang == "java" {
+		if m := javaDecl().FindStringSubmatch(t); m != nil && !keywords[m[1]] && !keywords[strings.Fields(t)[0]] {
+			return m[1]
+		}
 	}
 	if strings.HasSuffix(t, ";") {
 		return ""
@@ -379,6 +409,42 @@ func nameOf(t, lang string) string {
 		return m[1]
 	}
 	return ""
+}
+
+// cppPrefix is how many lines from line i make a prefix of the C++
+// definition below them: a template header, whole once its angle brackets
+// close, or a return type alone on its line; 0 if none.
+func cppPrefix(lines []string, i int, lang string) int {
+	if lang != "cpp" && lang != "c" {
+		return 0
+	}
+	t := strings.TrimSpace(lines[i])
+	if cppTmpl().MatchString(t) {
+		depth := 0
+		for j := i; j < len(lines); j++ {
+			l := strings.TrimSpace(lines[j])
+			depth += strings.Count(l, "<") - strings.Count(l, ">")
+			if depth <= 0 {
+				if strings.HasSuffix(l, ";") || strings.ContainsAny(l[strings.LastIndex(l, ">")+1:], "({") {
+					return 0 // a declaration, or the definition's own line
+				}
+				return j - i + 1
+			}
+		}
+		return 0
+	}
+	if !cppReturnType().MatchString(t) || len(strings.Fields(t)) > 3 {
+		return 0
+	}
+	for j := i + 1; j < len(lines); j++ {
+		if n := strings.TrimSpace(lines[j]); n != "" {
+			if isDefStart(n, lang) {
+				return 1
+			}
+			return 0
+		}
+	}
+	return 0
 }
 
 // isDefStart reports whether the trimmed line t starts a definition.

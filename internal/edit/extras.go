@@ -167,7 +167,9 @@ func checkNewFunction(orig Original, ex Extra, taken map[string]bool, anchors ma
 	if strings.TrimSpace(code) == "" {
 		return fail(CodeDefinitions, "it is empty. Put the whole new function in a code block right after the header line.")
 	}
-	if line, ok := findElision(code, ""); ok {
+	// A comment the file already has (moved into the helper) is not a
+	// placeholder.
+	if line, ok := findElision(code, string(orig.File)); ok {
 		return fail(CodeElision, "it leaves code out (%q). Write out the whole new function.", strings.TrimSpace(line))
 	}
 	sc := scanCode(code, lang)
@@ -201,7 +203,12 @@ func checkNewFunction(orig Original, ex Extra, taken map[string]bool, anchors ma
 		return fail(CodeDefinitions, "it has code outside the function (%q). Imports go in an IMPORTS block; nothing else may change.", strings.TrimSpace(others[0]))
 	}
 	ex.Name = defs[0].name
-	if taken[ex.Name] {
+	// Where overloads are the language's own, a taken name is one more
+	// overload, unless the file has this very definition already.
+	// The index labels a C++ header named .h "c": its C++ shows in the file.
+	cpp := overloads[lang] || (lang == "c" && cppSyntax().Match(orig.File))
+	overload := cpp && !strings.Contains(string(Dedent(orig.File)), code)
+	if taken[ex.Name] && !overload {
 		return fail(CodeCollision, "%s already exists in %s. Give the new function a name that is not taken, or use the existing %s as it is.", ex.Name, orig.Path, ex.Name)
 	}
 	r, ok := anchors[after]
@@ -229,6 +236,12 @@ var (
 	javaImport = lazyRegexp(`^import\s+(static\s+)?[\w.]+(\.\*)?\s*;\s*(//.*)?$`)
 	cInclude   = lazyRegexp(`^#\s*include\s*(<[^>]+>|"[^"]+")\s*(//.*|/\*.*\*/)?$`)
 )
+
+// overloads are the languages where one name may hold several functions.
+var overloads = map[string]bool{"cpp": true, "java": true, "csharp": true, "kotlin": true, "swift": true, "scala": true}
+
+// cppSyntax is what only C++ writes: templates, namespaces, scope operators.
+var cppSyntax = lazyRegexp(`(?m)^\s*(template\s*<|namespace\s+\w+|class\s+\w+\s*[:{])|\w::\w`)
 
 // importLanguages names the languages IMPORTS blocks work for.
 const importLanguages = "python, go, javascript, typescript, rust, java, c, c++"

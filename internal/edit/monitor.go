@@ -354,6 +354,11 @@ func normBody(s string) string {
 // signature do not count as changes.
 func normSig(s string) string {
 	s = strings.Join(strings.Fields(s), "")
+	// An arrow function's signature ends at "=>" (a brace-less body may
+	// follow), and "n =>" is "(n) =>".
+	if i := strings.Index(s, "=>"); i >= 0 {
+		s = strings.NewReplacer("(", "", ")", "").Replace(s[:i+2])
+	}
 	s = strings.ReplaceAll(s, ",)", ")")
 	return strings.ReplaceAll(s, ",]", "]")
 }

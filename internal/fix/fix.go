@@ -5,6 +5,9 @@
 // quality monitor, splice it by byte range, run the tests, and on failure
 // locate again from the test output and retry, within an attempt budget. When
 // the budget is spent every changed file is restored from the snapshot.
+// With no tests, the model is asked after each edit what else must change:
+// another located function, or a region (region.go), lines outside any
+// function shown and returned whole.
 //
 // The model never explores. Run is not safe for concurrent use on one
 // repository (it writes files); the Report it returns is the whole story of a
@@ -97,6 +100,10 @@ type Candidate struct {
 	Score   float64        `json:"score"`
 	Signals search.Signals `json:"signals"`
 	def     index.Def
+	// region is set when the candidate is a region (Kind KindRegion), with
+	// its text when it was offered, to find it again after other edits.
+	region     *Region
+	regionText string
 }
 
 // Choice records the multiple-choice question, when one was asked.
@@ -120,7 +127,8 @@ type TestRun struct {
 // Attempt is one model edit.
 type Attempt struct {
 	N            int            `json:"n"`
-	Target       string         `json:"target"` // path:qname
+	Target       string         `json:"target"`           // path:qname; a region's path:"lines A-B"
+	Region       bool           `json:"region,omitempty"` // the target is a region (lines outside any function)
 	PromptTokens int            `json:"prompt_tokens"`
 	Usage        provider.Usage `json:"usage"`
 	StopReason   string         `json:"stop_reason"`
@@ -161,8 +169,14 @@ type run struct {
 	// files are the user's, the transcript a record of them) and Run
 	// returns it with the report.
 	logErr error
-	tried  map[string]bool // key() of every function shown in an edit prompt
-	edited []string        // path:qname of the functions changed, unverified (no tests)
+	tried  map[string]bool // triedKey() of every function and region shown in an edit prompt
+	// sigAsked marks the targets whose signature change was questioned
+	// once: the next reply may change it.
+	sigAsked map[string]bool
+	// offer caches the regions one "which next" question offers over its pages.
+	offer     []Candidate
+	offerRead bool
+	edited    []string // path:qname of the functions changed, unverified (no tests)
 }
 
 // Run fixes task in the repository of opts.Index.
@@ -182,7 +196,7 @@ func Run(ctx context.Context, task string, opts Options) (*Report, error) {
 	if opts.MaxTokens <= 0 {
 		opts.MaxTokens = 4096
 	}
-	r := &run{opts: opts, ix: opts.Index, root: opts.Index.Root(), orig: map[string][]byte{}, tried: map[string]bool{}}
+	r := &run{opts: opts, ix: opts.Index, root: opts.Index.Root(), orig: map[string][]byte{}, tried: map[string]bool{}, sigAsked: map[string]bool{}}
 	r.rep = &Report{Task: task, Root: r.root, Model: opts.Provider.Name(), Candidates: []Candidate{}, Attempts: []Attempt{}, FilesChanged: []string{}}
 	if opts.Session != nil {
 		r.rep.SessionID = opts.Session.ID
@@ -231,26 +245,9 @@ func (r *run) fix(ctx context.Context, task string) error {
 	case r.rep.TestCommand == "":
 		r.rep.TestCommand = DetectTest(r.root)
 	}
-	traceback := r.opts.Traceback
-	if r.rep.TestCommand != "" && !r.opts.DryRun {
-		r.say("running the tests first: %s", r.rep.TestCommand)
-		tr, err := r.test(ctx)
-		if err != nil {
-			return err
-		}
-		r.rep.Baseline = tr
-		r.record("baseline", tr)
-		if why := brokenTestCommand(tr); why != "" {
-			r.rep.Status = StatusBrokenTests
-			r.rep.Message = fmt.Sprintf("%q does not run (%s); fix the environment or pass --test with a command that runs the tests", r.rep.TestCommand, why)
-			return fmt.Errorf("%w: %s", ErrTestCommand, r.rep.Message)
-		}
-		if tr.Passed {
-			r.say("  they pass already")
-		} else {
-			r.say("  they fail (exit %d)", tr.ExitCode)
-			traceback = strings.TrimSpace(traceback + "\n" + tr.Output)
-		}
+	traceback, err := r.baseline(ctx)
+	if err != nil {
+		return err
 	}
 	cands, err := r.locate(ctx, task, traceback)
 	if err != nil {
@@ -283,7 +280,7 @@ loop:
 		a, done, err := r.attempt(ctx, task, len(r.rep.Attempts)+1, feedback, output)
 		r.rep.Attempts = append(r.rep.Attempts, a)
 		r.record("attempt", a)
-		r.tried[r.target.key()] = true
+		r.tried[r.target.triedKey()] = true
 		if err != nil || done {
 			if err != nil {
 				r.restore()
@@ -302,12 +299,25 @@ loop:
 			if !r.next(ctx, task, fmt.Sprintf("%s needs no change for this task.", a.Target)) {
 				break loop
 			}
+		case a.Verdict.Code == edit.CodeSignature && !r.sigAsked[r.target.triedKey()]:
+			// A new signature may be what the task needs: say so once, and
+			// take the same function back with it (its callers can be
+			// offered next). The question spends no attempt.
+			r.sigAsked[r.target.triedKey()] = true
+			n--
+			feedback = fmt.Sprintf("the quality check rejected your reply (%s). %s %s", a.Verdict.Code, a.Verdict.Reason, signatureAgain)
 		case !a.Verdict.Accept:
 			feedback = fmt.Sprintf("the quality check rejected your reply (%s). %s", a.Verdict.Code, a.Verdict.Reason)
 		case a.Test == nil:
 			// No tests to say whether the change is complete: ask whether
 			// another function must change too.
+			// An accepted edit is progress, not a failed try: it spends no
+			// attempt, up to maxUnverifiedEdits of them, so a fix over
+			// several functions and regions is not cut at the budget.
 			r.edited = append(r.edited, a.Target)
+			if len(r.edited) < maxUnverifiedEdits {
+				n--
+			}
 			feedback = ""
 			if !r.next(ctx, task, "Changed already for this task: "+strings.Join(r.edited, ", ")+".") {
 				break loop
@@ -334,34 +344,60 @@ loop:
 	return nil
 }
 
+// baseline runs the tests before any edit (when there are tests and this
+// is no dry run) and returns the traceback to locate from: the one given,
+// with the failing tests' output.
+func (r *run) baseline(ctx context.Context) (string, error) {
+	traceback := r.opts.Traceback
+	if r.rep.TestCommand == "" || r.opts.DryRun {
+		return traceback, nil
+	}
+	r.say("running the tests first: %s", r.rep.TestCommand)
+	tr, err := r.test(ctx)
+	if err != nil {
+		return "", err
+	}
+	r.rep.Baseline = tr
+	r.record("baseline", tr)
+	if why := brokenTestCommand(tr); why != "" {
+		r.rep.Status = StatusBrokenTests
+		r.rep.Message = fmt.Sprintf("%q does not run (%s); fix the environment or pass --test with a command that runs the tests", r.rep.TestCommand, why)
+		return "", fmt.Errorf("%w: %s", ErrTestCommand, r.rep.Message)
+	}
+	if tr.Passed {
+		r.say("  they pass already")
+		return traceback, nil
+	}
+	r.say("  they fail (exit %d)", tr.ExitCode)
+	return strings.TrimSpace(traceback + "\n" + tr.Output), nil
+}
+
+// signatureAgain follows a signature rejection in the feedback: the check
+// guards callers against an accidental change, not against one the task needs.
+const signatureAgain = "If the task does need the new signature, return the function again with it and it will be taken; otherwise keep the old one."
+
 // attempt makes one model edit. done reports that the run is over.
 func (r *run) attempt(ctx context.Context, task string, n int, feedback, output string) (a Attempt, done bool, err error) {
 	a = Attempt{N: n, Target: r.target.Path + ":" + r.target.QName}
+	if r.target.region != nil {
+		return r.attemptRegion(ctx, task, a, feedback)
+	}
 	d, src, hash, nb, err := r.current(ctx, r.target)
 	if err != nil {
 		return a, true, err
 	}
 	p := gather(ctx, r.ix, d, src)
 	p.Task, p.Feedback, p.TestOutput = task, feedback, strings.TrimSpace(output)
-	p.AllowSignature = allowsSignatureChange(task)
+	p.AllowSignature = allowsSignatureChange(task) || r.sigAsked[r.target.triedKey()]
 	system, user, tokens, err := p.Render(r.opts.Budget)
 	if err != nil {
 		return a, true, err
 	}
 	a.PromptTokens = tokens
 	r.say("attempt %d: %s (%d prompt tokens)", n, a.Target, tokens)
-	req := &provider.Request{Model: r.opts.Model, System: system, MaxTokens: r.opts.MaxTokens,
-		Messages: []provider.Message{{Role: provider.RoleUser, Content: []provider.Block{{Type: provider.BlockText, Text: user}}}}}
-	if r.opts.Session != nil {
-		r.logged(r.opts.Session.AppendMessage(req.Messages[0], false))
-	}
-	resp, err := r.opts.Provider.Send(ctx, req, nil)
+	resp, err := r.ask(ctx, system, user)
 	if err != nil {
-		return a, true, fmt.Errorf("fix: model: %w", err)
-	}
-	if r.opts.Session != nil {
-		r.logged(r.opts.Session.AppendMessage(provider.Message{Role: provider.RoleAssistant, Content: resp.Content}, false))
-		r.logged(r.opts.Session.AppendUsage(r.rep.Model, resp.Usage))
+		return a, true, err
 	}
 	a.Usage, a.StopReason = resp.Usage, string(resp.StopReason)
 	reply := provider.Message{Content: resp.Content}.Text()
@@ -388,21 +424,8 @@ func (r *run) attempt(ctx context.Context, task string, n int, feedback, output 
 	}
 	r.sayExtras(a.Verdict.Extras)
 	a.Diff = edit.Diff("a/"+d.Path, "b/"+d.Path, src, a.Verdict.File)
-	if r.opts.DryRun {
-		r.rep.Status, r.rep.Diff = StatusDryRun, a.Diff
-		r.rep.Message = "dry run: nothing was written"
-		return a, true, nil
-	}
-	if r.opts.Confirm != nil {
-		ok, err := r.opts.Confirm(ctx, a.Diff)
-		if err != nil {
-			return a, true, err
-		}
-		if !ok {
-			r.restore()
-			r.rep.Status, r.rep.Message = StatusDeclined, "the change was not applied"
-			return a, true, nil
-		}
+	if stop, err := r.confirm(ctx, &a); stop {
+		return a, true, err
 	}
 	if err := r.write(ctx, d.Path, hash, a.Verdict.Ops); err != nil {
 		if !errors.Is(err, edit.ErrStale) {
@@ -432,22 +455,70 @@ func (r *run) attempt(ctx context.Context, task string, n int, feedback, output 
 		}
 	}
 	a.Written = true
+	done, err = r.tested(ctx, &a)
+	return a, done, err
+}
+
+// confirm stops an accepted edit before it is written: a dry run shows it,
+// and the user may say no to its diff. stop reports that the run is over.
+func (r *run) confirm(ctx context.Context, a *Attempt) (stop bool, err error) {
+	if r.opts.DryRun {
+		r.rep.Status, r.rep.Diff = StatusDryRun, a.Diff
+		r.rep.Message = "dry run: nothing was written"
+		return true, nil
+	}
+	if r.opts.Confirm != nil {
+		ok, err := r.opts.Confirm(ctx, a.Diff)
+		if err != nil {
+			return true, err
+		}
+		if !ok {
+			r.restore()
+			r.rep.Status, r.rep.Message = StatusDeclined, "the change was not applied"
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// tested runs the tests after a written edit; done reports that they pass
+// (the run is over). With no test command the loop asks whether more must
+// change, then keeps the edit unverified.
+func (r *run) tested(ctx context.Context, a *Attempt) (done bool, err error) {
 	if r.rep.TestCommand == "" {
-		return a, false, nil // the loop asks whether more must change, then keeps it unverified
+		return false, nil
 	}
 	tr, err := r.test(ctx)
 	if err != nil {
-		return a, true, err
+		return true, err
 	}
 	a.Test = tr
 	if tr.Passed {
 		r.say("  tests pass")
 		r.keep()
 		r.rep.Status = StatusFixed
-		return a, true, nil
+		return true, nil
 	}
 	r.say("  tests fail (exit %d)", tr.ExitCode)
-	return a, false, nil
+	return false, nil
+}
+
+// ask sends one edit prompt and records both sides in the transcript.
+func (r *run) ask(ctx context.Context, system, user string) (*provider.Response, error) {
+	req := &provider.Request{Model: r.opts.Model, System: system, MaxTokens: r.opts.MaxTokens,
+		Messages: []provider.Message{{Role: provider.RoleUser, Content: []provider.Block{{Type: provider.BlockText, Text: user}}}}}
+	if r.opts.Session != nil {
+		r.logged(r.opts.Session.AppendMessage(req.Messages[0], false))
+	}
+	resp, err := r.opts.Provider.Send(ctx, req, nil)
+	if err != nil {
+		return nil, fmt.Errorf("fix: model: %w", err)
+	}
+	if r.opts.Session != nil {
+		r.logged(r.opts.Session.AppendMessage(provider.Message{Role: provider.RoleAssistant, Content: resp.Content}, false))
+		r.logged(r.opts.Session.AppendUsage(r.rep.Model, resp.Usage))
+	}
+	return resp, nil
 }
 
 func spanOf(d index.Def) span.Range { return span.Range{Start: d.Start, End: d.End} }

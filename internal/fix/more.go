@@ -18,6 +18,11 @@ const (
 	// spending an attempt: each costs one short prompt, and a ranked list
 	// whose best guess is wrong is the locator's commonest miss.
 	maxDeclines = 4
+	// maxUnverifiedEdits is how many accepted edits a run with no tests
+	// makes before accepted edits spend attempts too: enough for the
+	// multi-function fixes of the dev sets, few enough that a model which
+	// never answers N still stops.
+	maxUnverifiedEdits = 8
 	// nextOptions is how many untried candidates a follow-up question offers:
 	// five letters keep the question short for a small model.
 	nextOptions = 5
@@ -35,8 +40,9 @@ func isDecline(reply string) bool {
 // It reports false when none is picked.
 func (r *run) next(ctx context.Context, task, why string) bool {
 	skip := 0
+	r.offer, r.offerRead = nil, false // regions are read once per question, for all its pages
 	for {
-		opts, picks := r.untried(skip)
+		opts, picks := r.untried(ctx, skip)
 		if len(opts) == 0 {
 			return false
 		}
@@ -55,12 +61,20 @@ func (r *run) next(ctx context.Context, task, why string) bool {
 }
 
 // untried is the page of up to nextOptions candidates not shown yet, after
-// the first skip of them.
-func (r *run) untried(skip int) ([]ChooseOption, []Candidate) {
+// the first skip of them: the located functions, then the regions around
+// the edited functions and the top candidates (regionOffer).
+func (r *run) untried(ctx context.Context, skip int) ([]ChooseOption, []Candidate) {
 	var opts []ChooseOption
 	var picks []Candidate
-	for _, c := range r.rep.Candidates {
-		if r.tried[c.key()] {
+	all := r.rep.Candidates
+	if untriedFuncs := r.countUntried(); skip+nextOptions > untriedFuncs {
+		if !r.offerRead {
+			r.offer, r.offerRead = r.regionOffer(ctx), true
+		}
+		all = append(append([]Candidate{}, all...), r.offer...)
+	}
+	for _, c := range all {
+		if r.tried[c.triedKey()] {
 			continue
 		}
 		if skip > 0 {
@@ -68,13 +82,28 @@ func (r *run) untried(skip int) ([]ChooseOption, []Candidate) {
 			continue
 		}
 		letter := string(rune('A' + len(opts)))
-		opts = append(opts, ChooseOption{Letter: letter, Name: c.QName, Path: c.Path, Snippet: r.snippet(c.def)})
+		opt := ChooseOption{Letter: letter, Name: c.QName, Path: c.Path, Snippet: r.snippet(c.def)}
+		if c.region != nil {
+			opt.Label = c.region.Label()
+		}
+		opts = append(opts, opt)
 		picks = append(picks, c)
 		if len(opts) == nextOptions {
 			break
 		}
 	}
 	return opts, picks
+}
+
+// countUntried is how many located functions were not shown yet.
+func (r *run) countUntried() int {
+	n := 0
+	for _, c := range r.rep.Candidates {
+		if !r.tried[c.key()] {
+			n++
+		}
+	}
+	return n
 }
 
 // askNext asks one page of the next question; ok is false when the model

@@ -216,6 +216,7 @@ func importLine(lang string, im index.Import) string {
 // ChooseOption is one candidate of the multiple-choice question.
 type ChooseOption struct {
 	Letter, Name, Path, Snippet string
+	Label                       string // a region's, shown instead of "Name in Path"
 }
 
 // renderChoose renders the disambiguation question.

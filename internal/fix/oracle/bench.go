@@ -84,7 +84,8 @@ type Options struct {
 // AttemptResult is one pipeline attempt as the bench saw it.
 type AttemptResult struct {
 	Target       string `json:"target"`
-	Gold         bool   `json:"gold"` // the target is a function the patch changes
+	Region       bool   `json:"region,omitempty"` // the target is a region: lines outside any function
+	Gold         bool   `json:"gold"`             // the target is a function the patch changes
 	PromptTokens int    `json:"prompt_tokens"`
 	Answer       string `json:"answer"` // the oracle's: gold or refusal
 	Accepted     bool   `json:"accepted"`
@@ -250,7 +251,7 @@ func runOne(ctx context.Context, o Options, ix *index.Index, tree *bench.Tree, r
 	}
 	if rep != nil {
 		for i, a := range rep.Attempts {
-			ar := AttemptResult{Target: a.Target, Gold: goldFuncs[a.Target], PromptTokens: a.PromptTokens, Accepted: a.Verdict.Accept, Code: a.Verdict.Code}
+			ar := AttemptResult{Target: a.Target, Region: a.Region, Gold: goldFuncs[a.Target], PromptTokens: a.PromptTokens, Accepted: a.Verdict.Accept, Code: a.Verdict.Code}
 			if !a.Verdict.Accept {
 				ar.Reason = a.Verdict.Reason
 			}

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/grit-dev/grit/internal/edit"
 	"github.com/grit-dev/grit/internal/index"
 )
 
@@ -22,6 +23,8 @@ type GoldFile struct {
 	Pre, Post []byte // Pre nil: the patch creates the file
 	PreDefs   []index.Def
 	PostDefs  []index.Def
+	// lineChanges caches the runs of changed lines (changes).
+	lineChanges []edit.LineChange
 }
 
 // Gold is what the oracle knows: the post-patch text of every file the patch
@@ -192,12 +195,18 @@ func (gf *GoldFile) AddedImports() []string {
 	var out []string
 	for _, l := range strings.Split(string(gf.Post), "\n") {
 		t := strings.TrimRight(l, " \t\r")
-		if t != l || pre[strings.TrimSpace(l)] || !importLineRE.MatchString(t) {
-			continue
+		if t != l || pre[strings.TrimSpace(l)] || !importLineRE.MatchString(t) || opensBracket(t) {
+			continue // an opening line of a longer statement is no import line alone: a region takes it
 		}
 		out = append(out, t)
 	}
 	return out
+}
+
+// opensBracket reports whether line leaves a bracket open.
+func opensBracket(line string) bool {
+	return strings.Count(line, "(")+strings.Count(line, "{")+strings.Count(line, "[") >
+		strings.Count(line, ")")+strings.Count(line, "}")+strings.Count(line, "]")
 }
 
 // InFunctionsOnly reports whether replacing the edited functions by their

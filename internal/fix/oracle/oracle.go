@@ -2,8 +2,10 @@
 // ceiling: a perfect editor that knows the gold patch but answers only from
 // what the pipeline shows it. Shown a function, it returns that function as
 // the gold patch leaves it (with the patch's new helpers and imports next to
-// it, when the prompt offers those blocks); asked to choose, it picks the
-// first offered option the patch changes; anything else it refuses. It reads
+// it, when the prompt offers those blocks); shown lines outside any function
+// (a region), it returns those lines as the patch leaves them; asked to
+// choose, it picks the first offered option the patch changes; anything
+// else it refuses. It reads
 // nothing but the request (the system prompt and the messages), so whatever
 // it answers, the pipeline put in front of it. Bench runs it over a SWE-bench
 // style instance file (`grit bench fix --oracle`).
@@ -45,6 +47,13 @@ type Exchange struct {
 type Oracle struct {
 	gold *Gold
 	Log  []Exchange
+	// sentImports are the import lines it gave in IMPORTS blocks: its own
+	// words, which it may find again in lines it is shown.
+	sentImports []string
+	// sentHelpers are the new functions it gave in NEW FUNCTION blocks
+	// (normalized): an insertion next to a region that holds one was
+	// made already.
+	sentHelpers []string
 }
 
 // New returns an oracle that knows gold.
@@ -56,7 +65,7 @@ func (o *Oracle) Name() string { return "oracle" }
 var (
 	editHeadRE  = regexp.MustCompile("(?m)^Rewrite this (\\w+) from (.+?)(?:, inside `(.*)`)?:$")
 	editNameRE  = regexp.MustCompile("(?m)^Return the whole rewritten `([^`]+)`")
-	chooseRE    = regexp.MustCompile(`(?m)^Which function should change`)
+	chooseRE    = regexp.MustCompile(`(?m)^Which function(?:, or which lines outside a function,)? should change`)
 	optionRE    = regexp.MustCompile(`(?m)^([A-Z])\) (\S+) in (\S+)$`)
 	classNameRE = regexp.MustCompile(`\b(?:class|struct|union|enum|interface|trait|impl(?:<[^>]*>)?(?:\s+[\w:<>, ]+\s+for)?)\s+([A-Za-z_]\w*)`)
 	// blockEnds are the lines that may follow the shown definition's code block.
@@ -77,6 +86,8 @@ func (o *Oracle) Send(ctx context.Context, req *provider.Request, _ func(provide
 	var ex Exchange
 	var reply string
 	switch {
+	case regionHeadRE.MatchString(user):
+		ex, reply = o.editRegion(user)
 	case editHeadRE.MatchString(user):
 		ex, reply = o.edit(req.System, user)
 	case chooseRE.MatchString(user):
@@ -151,22 +162,42 @@ func (o *Oracle) edit(system, user string) (Exchange, string) {
 	lang := fenceLang(user, m[0])
 	var b strings.Builder
 	b.WriteString("```" + lang + "\n" + dedentAt(gf.Post, post) + "\n```\n")
+	if pre, _ := gf.preText(d); strings.Contains(system, removedSentence) && 2*lines(post) < lines(pre) {
+		// The prompt asks for a sentence when code goes: a perfect editor gives one.
+		b.WriteString("\nRemoved the code this change makes redundant.\n")
+	}
 	for _, a := range helpers {
 		after := a.After
 		if after == "" {
 			after = d.Name
 		}
 		fmt.Fprintf(&b, "\nNEW FUNCTION after %s\n```%s\n%s\n```\n", after, lang, dedentAt(gf.Post, a.Text))
+		o.sentHelpers = append(o.sentHelpers, normalize(gf.Lang, []byte(a.Text)))
 		ex.Extras++
 	}
 	if strings.Contains(system, "IMPORTS") {
 		if imps := gf.AddedImports(); len(imps) > 0 {
+			o.sentImports = append(o.sentImports, imps...)
 			fmt.Fprintf(&b, "\nIMPORTS\n```%s\n%s\n```\n", lang, strings.Join(imps, "\n"))
 			ex.Extras++
 		}
 	}
 	ex.Answer = AnswerGold
 	return ex, b.String()
+}
+
+// removedSentence is how the edit prompt asks for a reason when code goes.
+const removedSentence = "if you removed code"
+
+// lines counts s's non-blank lines.
+func lines(s string) int {
+	n := 0
+	for _, l := range strings.Split(s, "\n") {
+		if strings.TrimSpace(l) != "" {
+			n++
+		}
+	}
+	return n
 }
 
 // shownSource is the code block that follows the prompt's header line.
@@ -291,18 +322,25 @@ func counterpartByName(gf *GoldFile, name, parent string) (index.Def, bool) {
 // function the patch changes.
 func (o *Oracle) choose(user string) (Exchange, string) {
 	ex := Exchange{Kind: "choose", Answer: AnswerRefusal, Why: "no offered option is changed by the patch"}
-	for _, m := range optionRE.FindAllStringSubmatch(user, -1) {
-		ex.Options = append(ex.Options, m[3]+":"+m[2])
+	for _, opt := range options(user) {
+		ex.Options = append(ex.Options, opt.path+":"+opt.name)
 	}
-	for _, m := range optionRE.FindAllStringSubmatch(user, -1) {
-		gf := o.gold.Files[m[3]]
+	for _, opt := range options(user) {
+		gf := o.gold.Files[opt.path]
 		if gf == nil {
 			continue
 		}
+		if opt.region {
+			if o.regionTouched(gf, opt.from, opt.to, opt.snippet) {
+				ex.Answer, ex.Path, ex.Name, ex.Why = AnswerChoice, opt.path, opt.name, ""
+				return ex, opt.letter
+			}
+			continue
+		}
 		for _, d := range gf.Edited() {
-			if d.QName == m[2] {
-				ex.Answer, ex.Path, ex.Name, ex.Why = AnswerChoice, m[3], m[2], ""
-				return ex, m[1]
+			if d.QName == opt.name {
+				ex.Answer, ex.Path, ex.Name, ex.Why = AnswerChoice, opt.path, opt.name, ""
+				return ex, opt.letter
 			}
 		}
 	}

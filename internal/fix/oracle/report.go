@@ -19,11 +19,15 @@ type Report struct {
 	Languages  []Group        `json:"languages"`
 	Prompt     Dist           `json:"prompt_tokens_per_attempt"`
 	OverBudget int            `json:"attempts_over_budget"` // edit prompts over the token budget (sent whole)
-	Budget     int            `json:"budget"`
-	PerInst    Dist           `json:"attempts_per_instance"`
-	Questions  Dist           `json:"questions_per_instance"` // multiple-choice questions (choose, next) per instance
-	Errors     []string       `json:"errors,omitempty"`       // instances that could not run, with why
-	Took       float64        `json:"took_s"`
+	// RegionEdits are the accepted edits of regions (lines outside any
+	// function), in RegionInstances instances.
+	RegionEdits     int      `json:"region_edits"`
+	RegionInstances int      `json:"region_instances"`
+	Budget          int      `json:"budget"`
+	PerInst         Dist     `json:"attempts_per_instance"`
+	Questions       Dist     `json:"questions_per_instance"` // multiple-choice questions (choose, next) per instance
+	Errors          []string `json:"errors,omitempty"`       // instances that could not run, with why
+	Took            float64  `json:"took_s"`
 }
 
 // Counts are one group's outcomes.
@@ -108,11 +112,19 @@ func Summarize(results []Result, budget int) *Report {
 		if r.Outcome == OutcomeError {
 			rep.Errors = append(rep.Errors, fmt.Sprintf("%s: %s: %s", r.InstanceID, r.Stage, r.Detail))
 		}
+		regions := 0
 		for _, a := range r.Attempts {
 			prompts = append(prompts, a.PromptTokens)
 			if a.PromptTokens > budget {
 				rep.OverBudget++
 			}
+			if a.Region && a.Accepted {
+				regions++
+			}
+		}
+		rep.RegionEdits += regions
+		if regions > 0 {
+			rep.RegionInstances++
 		}
 		per = append(per, len(r.Attempts))
 	}
@@ -197,6 +209,7 @@ func (rep *Report) Print(w io.Writer) {
 	p := rep.Prompt
 	fmt.Fprintf(w, "\nprompt tokens per attempt: %d attempts, mean %.0f, median %d, p95 %d, max %d; %d over the %d-token budget (sent whole)\n",
 		p.N, p.Mean, p.Median, p.P95, p.Max, rep.OverBudget, rep.Budget)
+	fmt.Fprintf(w, "region edits (lines outside any function) accepted: %d, in %d instances\n", rep.RegionEdits, rep.RegionInstances)
 	a := rep.PerInst
 	fmt.Fprintf(w, "attempts per instance: mean %.2f, median %d, max %d; instances by attempts %v\n", a.Mean, a.Median, a.Max, a.Hist)
 	q := rep.Questions
