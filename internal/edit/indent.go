@@ -24,20 +24,7 @@ func leading(line string) string {
 // line of text (LF line endings expected).
 func Dedent(text []byte) []byte {
 	lines := strings.Split(string(text), "\n")
-	prefix, first := "", true
-	for _, l := range lines {
-		if strings.TrimSpace(l) == "" {
-			continue
-		}
-		ind := leading(l)
-		if first {
-			prefix, first = ind, false
-			continue
-		}
-		for !strings.HasPrefix(ind, prefix) {
-			prefix = prefix[:len(prefix)-1]
-		}
-	}
+	prefix := commonIndent(string(text))
 	if prefix == "" {
 		return text
 	}
