@@ -49,7 +49,7 @@ func TestStripLinks(t *testing.T) {
 		"Support new field from https://github.com/grpc/grpc-proto/pull/69":              "Support new field from  ",
 		"see https://github.com/o/r/blob/main/src/x/y.py#L12 there":                      "see src/x/y.py#L12 there",
 		"[screenshot](https://ibb.co/dpLKkL9) shows it":                                  "[screenshot]( ) shows it",
-		"in https://gitlab.com/g/p/-/blame/v1.2/lib/a.rb?x=1.":                            "in lib/a.rb",
+		"in https://gitlab.com/g/p/-/blame/v1.2/lib/a.rb?x=1.":                           "in lib/a.rb",
 		"Related to #1786, see <https://example.org/docs/page.html> for `rate_limit(x)`": "Related to #1786, see < > for `rate_limit(x)`",
 	} {
 		if got := StripBoilerplate(in); got != want {

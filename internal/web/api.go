@@ -165,11 +165,7 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := s.b.Search(r.Context(), q.Get("q"), q.Get("traceback"), k)
-	if err != nil {
-		fail(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, res)
+	reply(w, res, err)
 }
 
 // handleSearchPost is the search with its input in a JSON body: a pasted
@@ -185,47 +181,27 @@ func (s *Server) handleSearchPost(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := s.b.Search(r.Context(), req.Q, req.Traceback, req.K)
-	if err != nil {
-		fail(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, res)
+	reply(w, res, err)
 }
 
 func (s *Server) handleTree(w http.ResponseWriter, r *http.Request) {
 	res, err := s.b.Tree(r.Context())
-	if err != nil {
-		fail(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, res)
+	reply(w, res, err)
 }
 
 func (s *Server) handleFind(w http.ResponseWriter, r *http.Request) {
 	res, err := s.b.FindSymbols(r.Context(), r.URL.Query().Get("q"))
-	if err != nil {
-		fail(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, res)
+	reply(w, res, err)
 }
 
 func (s *Server) handleRefs(w http.ResponseWriter, r *http.Request) {
 	res, err := s.b.Refs(r.Context(), r.URL.Query().Get("path"))
-	if err != nil {
-		fail(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, res)
+	reply(w, res, err)
 }
 
 func (s *Server) handleSymbols(w http.ResponseWriter, r *http.Request) {
-	defs, err := s.b.Symbols(r.Context(), r.URL.Query().Get("path"))
-	if err != nil {
-		fail(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, defs)
+	res, err := s.b.Symbols(r.Context(), r.URL.Query().Get("path"))
+	reply(w, res, err)
 }
 
 func (s *Server) handleAST(w http.ResponseWriter, r *http.Request) {
@@ -239,12 +215,8 @@ func (s *Server) handleAST(w http.ResponseWriter, r *http.Request) {
 		}
 		rng = &[2]int{start, end}
 	}
-	n, err := s.b.AST(r.Context(), r.URL.Query().Get("path"), rng)
-	if err != nil {
-		fail(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, n)
+	res, err := s.b.AST(r.Context(), r.URL.Query().Get("path"), rng)
+	reply(w, res, err)
 }
 
 func (s *Server) handleEdges(w http.ResponseWriter, r *http.Request) {
@@ -253,12 +225,8 @@ func (s *Server) handleEdges(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	e, err := s.b.Edges(r.Context(), r.URL.Query().Get("path"), int64(id))
-	if err != nil {
-		fail(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, e)
+	res, err := s.b.Edges(r.Context(), r.URL.Query().Get("path"), int64(id))
+	reply(w, res, err)
 }
 
 func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
@@ -268,12 +236,8 @@ func (s *Server) handleFile(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	f, err := s.b.File(r.Context(), r.URL.Query().Get("path"), start, end)
-	if err != nil {
-		fail(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, f)
+	res, err := s.b.File(r.Context(), r.URL.Query().Get("path"), start, end)
+	reply(w, res, err)
 }
 
 // decode reads a JSON request body into v, refusing unknown fields.
@@ -303,4 +267,13 @@ func (s *Server) handleClone(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusAccepted, s.b.Status(r.Context()))
+}
+
+// reply writes a backend call's result as JSON, or its error.
+func reply(w http.ResponseWriter, v any, err error) {
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
 }
