@@ -60,14 +60,14 @@ func titleAreas(title string) []string {
 
 // areaKey folds a name for comparing an area with paths: lower case,
 // without separators (CustomParseFormat, custom_parse_format and
-// custom-parse-format are one), each path part folded alike.
+// custom-parse-format are one); "/" stays, so path parts fold alike.
 func areaKey(s string) string {
-	parts := strings.Split(strings.ToLower(s), "/")
-	for i, p := range parts {
-		parts[i] = strings.NewReplacer("-", "", "_", "", ".", "").Replace(p)
-	}
-	return strings.Join(parts, "/")
+	return areaFold.Replace(strings.ToLower(s))
 }
+
+// areaFold drops the separators areaKey ignores (built once: it runs on
+// every path of the repository when a title names an area).
+var areaFold = strings.NewReplacer("-", "", "_", "", ".", "")
 
 var aboutTestsRE = lazyRegexp(`(?i)\b(fix|update|add|write|improve|rename|repair)\w*\s+(the\s+|a\s+|new\s+|more\s+|this\s+|our\s+)?(unit\s+|regression\s+)?tests?\b|\b(flaky|failing|broken)\s+tests?\s+in\s+(the\s+)?(repo|repository|test\s+suite|ci)\b`)
 
