@@ -11,10 +11,13 @@ import (
 )
 
 // newLangFixtures are the fixtures of the languages added with issue 27,
-// one per language; TestLangFixtures holds what each gives.
+// one per language; TestLangFixtures and TestLangFixturesMore hold what
+// each gives.
 var newLangFixtures = []string{
 	"csharp/Cart.cs", "php/cart.php", "bash/build.sh", "lua/cart.lua",
 	"hcl/main.tf",
+	"kotlin/Cart.kt", "swift/Cart.swift", "scala/Cart.scala", "elixir/cart.ex",
+	"zig/cart.zig", "dart/cart.dart",
 }
 
 // TestHostileInput feeds every added language hostile variants of its

@@ -27,13 +27,7 @@ type langDef struct{ Kind, QName, Lines, Sig, Doc, Head, Tail string }
 // before definitions, and buffer.c a syntax error. C#, PHP, Bash, Lua and
 // HCL came with issue 27; TestHostileInput gives them hostile variants.
 func TestLangFixtures(t *testing.T) {
-	tests := []struct {
-		file    string
-		defs    []langDef
-		calls   string // "callee@caller" joined by " "
-		imports string // "module|names|alias" joined by " "
-		broken  bool   // the file has a syntax error
-	}{
+	tests := []langCase{
 		{file: "shapes.rs", defs: []langDef{
 			{"class", "Point", "12-15", "pub struct Point", "", "pub struct Point {", "}"},
 			{"class", "Shape", "18-24", "pub trait Shape", "Every shape has an area.", "pub trait Shape {", "}"},
@@ -198,68 +192,88 @@ func TestLangFixtures(t *testing.T) {
 			imports: "",
 		},
 	}
+	checkLangCases(t, tests)
+}
+
+// langCase is one fixture of TestLangFixtures: what parsing it gives.
+type langCase struct {
+	file    string
+	defs    []langDef
+	calls   string // "callee@caller" joined by " "
+	imports string // "module|names|alias" joined by " "
+	broken  bool   // the file has a syntax error
+}
+
+// checkLangCases parses each case's fixture under testdata/langs, as
+// written and with CRLF line ends, and checks what comes out.
+func checkLangCases(t *testing.T, tests []langCase) {
+	t.Helper()
 	p := New()
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
-			src, err := os.ReadFile(filepath.Join("testdata", "langs", tt.file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			out, err := p.Parse(context.Background(), tt.file, src)
-			if err != nil {
-				t.Fatalf("Parse(%s) = %v", tt.file, err)
-			}
-			var got []langDef
-			for _, d := range out.Defs {
-				body := string(src[d.Start:d.End])
-				head, _, _ := strings.Cut(body, "\n")
-				tail := strings.TrimSpace(body[strings.LastIndex(body, "\n")+1:])
-				got = append(got, langDef{d.Kind, d.QName, lines(d), d.Signature, d.Doc, head, tail})
-			}
-			if diff := cmp.Diff(tt.defs, got); diff != "" {
-				t.Errorf("Parse(%s) defs (-want +got):\n%s", tt.file, diff)
-			}
-			checkRanges(t, tt.file, src, out.Defs)
-			var calls []string
-			for _, c := range out.Calls {
-				calls = append(calls, c.Callee+"@"+c.Caller)
-			}
-			if got := strings.Join(calls, " "); got != tt.calls {
-				t.Errorf("Parse(%s) calls = %q, want %q", tt.file, got, tt.calls)
-			}
-			if got := importsString(out.Imports); got != tt.imports {
-				t.Errorf("Parse(%s) imports = %q, want %q", tt.file, got, tt.imports)
-			}
-			if (out.Errors > 0) != tt.broken {
-				t.Errorf("Parse(%s) errors = %d, want a syntax error: %v", tt.file, out.Errors, tt.broken)
-			}
-			if len(out.Refs) == 0 {
-				t.Errorf("Parse(%s) found no references", tt.file)
-			}
-
-			// The same file with CRLF line ends: the same definitions, each
-			// range still exactly its source.
-			crlf := bytes.ReplaceAll(src, []byte("\n"), []byte("\r\n"))
-			out2, err := p.Parse(context.Background(), tt.file, crlf)
-			if err != nil {
-				t.Fatalf("Parse(%s, CRLF) = %v", tt.file, err)
-			}
-			var want2, got2 []string
-			for _, d := range tt.defs {
-				want2 = append(want2, d.QName+" "+d.Lines)
-			}
-			for _, d := range out2.Defs {
-				got2 = append(got2, d.QName+" "+lines(d))
-				if strings.HasSuffix(string(crlf[d.Start:d.End]), "\r") {
-					t.Errorf("Parse(%s, CRLF) %s ends inside a CRLF", tt.file, d.QName)
-				}
-			}
-			if diff := cmp.Diff(want2, got2); diff != "" {
-				t.Errorf("Parse(%s, CRLF) defs (-want +got):\n%s", tt.file, diff)
-			}
-			checkRanges(t, tt.file+" (CRLF)", crlf, out2.Defs)
+			checkLangCase(t, p, tt)
 		})
 	}
+}
+
+func checkLangCase(t *testing.T, p *Parser, tt langCase) {
+	src, err := os.ReadFile(filepath.Join("testdata", "langs", tt.file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := p.Parse(context.Background(), tt.file, src)
+	if err != nil {
+		t.Fatalf("Parse(%s) = %v", tt.file, err)
+	}
+	var got []langDef
+	for _, d := range out.Defs {
+		body := string(src[d.Start:d.End])
+		head, _, _ := strings.Cut(body, "\n")
+		tail := strings.TrimSpace(body[strings.LastIndex(body, "\n")+1:])
+		got = append(got, langDef{d.Kind, d.QName, lines(d), d.Signature, d.Doc, head, tail})
+	}
+	if diff := cmp.Diff(tt.defs, got); diff != "" {
+		t.Errorf("Parse(%s) defs (-want +got):\n%s", tt.file, diff)
+	}
+	checkRanges(t, tt.file, src, out.Defs)
+	var calls []string
+	for _, c := range out.Calls {
+		calls = append(calls, c.Callee+"@"+c.Caller)
+	}
+	if got := strings.Join(calls, " "); got != tt.calls {
+		t.Errorf("Parse(%s) calls = %q, want %q", tt.file, got, tt.calls)
+	}
+	if got := importsString(out.Imports); got != tt.imports {
+		t.Errorf("Parse(%s) imports = %q, want %q", tt.file, got, tt.imports)
+	}
+	if (out.Errors > 0) != tt.broken {
+		t.Errorf("Parse(%s) errors = %d, want a syntax error: %v", tt.file, out.Errors, tt.broken)
+	}
+	if len(out.Refs) == 0 {
+		t.Errorf("Parse(%s) found no references", tt.file)
+	}
+
+	// The same file with CRLF line ends: the same definitions, each
+	// range still exactly its source.
+	crlf := bytes.ReplaceAll(src, []byte("\n"), []byte("\r\n"))
+	out2, err := p.Parse(context.Background(), tt.file, crlf)
+	if err != nil {
+		t.Fatalf("Parse(%s, CRLF) = %v", tt.file, err)
+	}
+	var want2, got2 []string
+	for _, d := range tt.defs {
+		want2 = append(want2, d.QName+" "+d.Lines)
+	}
+	for _, d := range out2.Defs {
+		got2 = append(got2, d.QName+" "+lines(d))
+		if strings.HasSuffix(string(crlf[d.Start:d.End]), "\r") {
+			t.Errorf("Parse(%s, CRLF) %s ends inside a CRLF", tt.file, d.QName)
+		}
+	}
+	if diff := cmp.Diff(want2, got2); diff != "" {
+		t.Errorf("Parse(%s, CRLF) defs (-want +got):\n%s", tt.file, diff)
+	}
+	checkRanges(t, tt.file+" (CRLF)", crlf, out2.Defs)
 }
 
 func lines(d index.Def) string { return strconv.Itoa(d.StartLine) + "-" + strconv.Itoa(d.EndLine) }

@@ -3,12 +3,17 @@ package treesitter
 import (
 	"strings"
 
+	tsdart "github.com/UserNobody14/tree-sitter-dart/bindings/go"
+	tsswift "github.com/alex-pinkus/tree-sitter-swift/bindings/go"
 	tshcl "github.com/tree-sitter-grammars/tree-sitter-hcl/bindings/go"
+	tskotlin "github.com/tree-sitter-grammars/tree-sitter-kotlin/bindings/go"
 	tslua "github.com/tree-sitter-grammars/tree-sitter-lua/bindings/go"
+	tszig "github.com/tree-sitter-grammars/tree-sitter-zig/bindings/go"
 	tsbash "github.com/tree-sitter/tree-sitter-bash/bindings/go"
 	tscsharp "github.com/tree-sitter/tree-sitter-c-sharp/bindings/go"
 	tsc "github.com/tree-sitter/tree-sitter-c/bindings/go"
 	tscpp "github.com/tree-sitter/tree-sitter-cpp/bindings/go"
+	tselixir "github.com/tree-sitter/tree-sitter-elixir/bindings/go"
 	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
 	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
 	tsjs "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
@@ -16,6 +21,7 @@ import (
 	tspython "github.com/tree-sitter/tree-sitter-python/bindings/go"
 	tsruby "github.com/tree-sitter/tree-sitter-ruby/bindings/go"
 	tsrust "github.com/tree-sitter/tree-sitter-rust/bindings/go"
+	tsscala "github.com/tree-sitter/tree-sitter-scala/bindings/go"
 	tsts "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
 )
 
@@ -109,6 +115,43 @@ var languages = []*language{
 		l.refs = []string{"identifier"}
 		return l
 	}(),
+	func() *language {
+		l := newLanguage("kotlin", "kotlin", tskotlin.Language(), ".kt", ".kts")
+		l.methodsInClasses = true
+		l.refs = []string{"identifier"}
+		return l
+	}(),
+	func() *language {
+		l := newLanguage("swift", "swift", tsswift.Language(), ".swift")
+		l.refs = []string{"simple_identifier", "type_identifier"}
+		return l
+	}(),
+	func() *language {
+		l := newLanguage("scala", "scala", tsscala.Language(), ".scala", ".sc")
+		l.methodsInClasses = true
+		l.cleanModule = scalaModule
+		l.refs = []string{"identifier", "type_identifier"}
+		return l
+	}(),
+	func() *language {
+		l := newLanguage("elixir", "elixir", tselixir.Language(), ".ex", ".exs")
+		l.level = LevelDefinitions
+		l.refs = []string{"identifier", "alias"}
+		return l
+	}(),
+	func() *language {
+		l := newLanguage("zig", "zig", tszig.Language(), ".zig")
+		l.level = LevelDefinitions
+		l.refs = []string{"identifier"}
+		return l
+	}(),
+	func() *language {
+		l := newLanguage("dart", "dart", tsdart.Language(), ".dart")
+		l.level = LevelDefinitions
+		l.methodsInClasses = true
+		l.refs = []string{"identifier", "type_identifier"}
+		return l
+	}(),
 }
 
 func init() {
@@ -131,3 +174,16 @@ func unquote(s string) string { return strings.Trim(s, "\"`'") }
 // phpModule turns a use clause's name (\App\Models\Item) into a module
 // path without the leading separator.
 func phpModule(s string) string { return strings.TrimPrefix(s, "\\") }
+
+// scalaModule turns a captured import statement (import a.b.{C, D => E},
+// import a.b._) into its module path: a.b, or a.b.C for import a.b.C.
+func scalaModule(s string) string {
+	s = strings.TrimSpace(strings.TrimPrefix(s, "import"))
+	s, _, _ = strings.Cut(s, "{")
+	s, _, _ = strings.Cut(s, ",")
+	s = strings.TrimSpace(s)
+	for _, star := range []string{"._", ".*", ".given"} {
+		s = strings.TrimSuffix(s, star)
+	}
+	return strings.TrimSuffix(s, ".")
+}
