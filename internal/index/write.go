@@ -722,8 +722,13 @@ func (w *writer) sameImports(ctx context.Context, file int64, imps []Import) (bo
 }
 
 // storedParent is what the database keeps of d's qualified name: the part
-// before ".Name" (QName is Parent.Name for every parser's definitions).
+// before ".Name" (QName is Parent.Name for every parser's definitions). A
+// definition named by its whole qualified name (Elixir's defmodule
+// Shop.Cart) has no parent: cutting at its last dot would store Shop.Shop.Cart.
 func storedParent(d Def) string {
+	if d.QName == d.Name {
+		return ""
+	}
 	if q, ok := strings.CutSuffix(d.QName, "."+d.Name); ok {
 		return q
 	}
