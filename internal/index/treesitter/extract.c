@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 #include "extract.h"
+#include "walk.h"
 
 void grit_use_default_allocator(void) {
   // malloc directly, or the parse's arena (arena.c).
@@ -94,9 +95,18 @@ done:
   return ok;
 }
 
+// walk runs the generic walk over root: build the flat tree, then match.
+static int walk(const grit_walker *gw, const TSLanguage *lang, TSNode root, const uint8_t *is_ref, uint32_t nsyms,
+                int64_t deadline, grit_result *out) {
+  if (out->walk == NULL && (out->walk = calloc(1, sizeof(grit_walk_buf))) == NULL) return 3;
+  int status = grit_walk_build(lang, root, is_ref, nsyms, deadline, out->walk, out);
+  if (status == 0) status = grit_walk_match(gw, deadline, out->walk, out);
+  return status;
+}
+
 void grit_extract(grit_arena *arena, TSParser *p, const TSLanguage *lang, const TSQuery *q, const uint32_t *walk_caps,
-                  const uint8_t *is_ref, uint32_t nsyms, const char *src, uint32_t len, int64_t budget_ns,
-                  grit_result *out) {
+                  const grit_walker *gw, const uint8_t *is_ref, uint32_t nsyms, const char *src, uint32_t len,
+                  int64_t budget_ns, grit_result *out) {
   // Keep the buffers of the last file: growing them again is malloc churn.
   out->n = out->nrefs = out->errors = 0;
   out->status = 0;
@@ -121,6 +131,10 @@ void grit_extract(grit_arena *arena, TSParser *p, const TSLanguage *lang, const 
   out->errors = count_errors(root);
   if (walk_caps != NULL) {
     out->status = grit_walk_python(lang, root, walk_caps, is_ref, nsyms, in.deadline, out);
+    goto done;
+  }
+  if (gw != NULL) {
+    out->status = walk(gw, lang, root, is_ref, nsyms, in.deadline, out);
     goto done;
   }
   qc = ts_query_cursor_new();
@@ -164,6 +178,9 @@ done:
 }
 
 void grit_result_free(grit_result *r) {
+  if (r->walk != NULL) grit_walk_buf_free(r->walk);
+  free(r->walk);
+  r->walk = NULL;
   free(r->caps);
   free(r->refs);
   r->caps = NULL;

@@ -97,6 +97,7 @@ typedef struct grit_cap {
 typedef struct grit_span { uint32_t start, end; } grit_span;
 
 typedef struct grit_result {
+  struct grit_walk_buf *walk; // the generic walk's buffers (walk.h), made on first use
   grit_cap *caps;
   uint32_t n, cap;
   grit_span *refs;  // every node whose symbol is marked in is_ref, in tree order
@@ -117,9 +118,11 @@ void grit_use_default_allocator(void);
 // byte offsets only: rows and columns are cheaper to compute in Go.
 // With walk_caps set (Python only), the hand-written walk of walk_python.c
 // replaces the query q: walk_caps[GRIT_PY_x] is q's capture id for each role.
+// With gw set, the generic walk (walk.h) runs the language's patterns instead.
+struct grit_walker;
 void grit_extract(grit_arena *arena, TSParser *p, const TSLanguage *lang, const TSQuery *q, const uint32_t *walk_caps,
-                  const uint8_t *is_ref, uint32_t nsyms, const char *src, uint32_t len, int64_t budget_ns,
-                  grit_result *out);
+                  const struct grit_walker *gw, const uint8_t *is_ref, uint32_t nsyms, const char *src, uint32_t len,
+                  int64_t budget_ns, grit_result *out);
 
 // The captures of queries/python.scm the walk emits (indexes of walk_caps).
 enum {

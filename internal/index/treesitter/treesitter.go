@@ -3,6 +3,7 @@ package treesitter
 /*
 #cgo CFLAGS: -std=c11 -O2 -D_POSIX_C_SOURCE=200112L
 #include "extract.h"
+#include "walk.h"
 */
 import "C"
 
@@ -168,7 +169,14 @@ func (p *Parser) parse(ctx context.Context, file string, src []byte, walk bool) 
 	}
 	var q *query
 	var err error
-	if walk && l.walker {
+	var gw *C.grit_walker
+	if walk && UseWalker && walkLangs[l.name] {
+		w, err := l.walkerFor()
+		if err != nil {
+			return nil, err
+		}
+		q, gw = w.q, w.c
+	} else if walk && l.walker {
 		q = l.walkQuery() // the walk needs no compiled query: 10 ms saved per process
 	} else if q, err = l.compiled(); err != nil {
 		return nil, err
@@ -210,7 +218,7 @@ func (p *Parser) parse(ctx context.Context, file string, src []byte, walk bool) 
 	if !useArena {
 		arena = nil
 	}
-	C.grit_extract(arena, cp.p, l.ptr, q.ptr, walkCaps, isRef, C.uint32_t(len(q.isRef)), srcPtr, C.uint32_t(len(src)), C.int64_t(budget.Nanoseconds()), res)
+	C.grit_extract(arena, cp.p, l.ptr, q.ptr, walkCaps, gw, isRef, C.uint32_t(len(q.isRef)), srcPtr, C.uint32_t(len(src)), C.int64_t(budget.Nanoseconds()), res)
 	if arena == nil && (res.status == 1 || res.status == 4) {
 		// The parse was halted or failed. tree-sitter 0.25's ts_parser_reset
 		// does not clear a parser's canceled_balancing flag, so the next parse
@@ -514,6 +522,10 @@ type language struct {
 
 	walkOnce sync.Once
 	walkQ    *query
+
+	genericOnce sync.Once // walkerFor
+	generic     *walker
+	genericErr  error
 }
 
 func newLanguage(name, query string, ptr unsafe.Pointer, exts ...string) *language {
