@@ -1,5 +1,5 @@
 // One cgo call per file: parse under a time budget, count error nodes, run the
-// language's query (or Python's walk, walk_python.c) and flatten every capture
+// language's query (or the generic walk, walk.h) and flatten every capture
 // into an array Go reads directly.
 #include <malloc.h>
 #include <string.h>
@@ -99,14 +99,14 @@ done:
 static int walk(const grit_walker *gw, const TSLanguage *lang, TSNode root, const uint8_t *is_ref, uint32_t nsyms,
                 int64_t deadline, grit_result *out) {
   if (out->walk == NULL && (out->walk = calloc(1, sizeof(grit_walk_buf))) == NULL) return 3;
-  int status = grit_walk_build(lang, root, is_ref, nsyms, deadline, out->walk, out);
+  int status = grit_walk_build(gw, lang, root, is_ref, nsyms, deadline, out->walk, out);
   if (status == 0) status = grit_walk_match(gw, deadline, out->walk, out);
   return status;
 }
 
-void grit_extract(grit_arena *arena, TSParser *p, const TSLanguage *lang, const TSQuery *q, const uint32_t *walk_caps,
-                  const grit_walker *gw, const uint8_t *is_ref, uint32_t nsyms, const char *src, uint32_t len,
-                  int64_t budget_ns, grit_result *out) {
+void grit_extract(grit_arena *arena, TSParser *p, const TSLanguage *lang, const TSQuery *q, const grit_walker *gw,
+                  const uint8_t *is_ref, uint32_t nsyms, const char *src, uint32_t len, int64_t budget_ns,
+                  grit_result *out) {
   // Keep the buffers of the last file: growing them again is malloc churn.
   out->n = out->nrefs = out->errors = 0;
   out->status = 0;
@@ -129,10 +129,6 @@ void grit_extract(grit_arena *arena, TSParser *p, const TSLanguage *lang, const 
   }
   TSNode root = ts_tree_root_node(tree);
   out->errors = count_errors(root);
-  if (walk_caps != NULL) {
-    out->status = grit_walk_python(lang, root, walk_caps, is_ref, nsyms, in.deadline, out);
-    goto done;
-  }
   if (gw != NULL) {
     out->status = walk(gw, lang, root, is_ref, nsyms, in.deadline, out);
     goto done;
@@ -175,6 +171,12 @@ done:
   if (tree != NULL && arena->spilled) ts_tree_delete(tree);
   ts_parser_delete(p); // runs the external scanner's destroy, which uses libc's free
   grit_arena_leave(arena);
+}
+
+bool grit_result_big(const grit_result *r, uint32_t max) {
+  const grit_walk_buf *w = r->walk;
+  return r->cap > max || r->refcap > max ||
+         (w != NULL && (w->nodecap > max * 2 || w->matchcap > max || w->mcapcap > max));
 }
 
 void grit_result_free(grit_result *r) {

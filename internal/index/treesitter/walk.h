@@ -43,6 +43,9 @@ typedef struct grit_walker {
   const uint8_t *named;    // named[s]: a named symbol
   const uint8_t *dedup;    // dedup[i]: pattern i has a child without captures, so two ways of matching can capture the same
   uint32_t nsyms;
+  // keep_anon: a pattern has the wildcard _, which matches anonymous nodes;
+  // without it the flat tree leaves out anonymous nodes that have no field.
+  uint8_t keep_anon;
 } grit_walker;
 
 // The walk's scratch buffers, kept from file to file with a grit_result.
@@ -55,11 +58,11 @@ typedef struct grit_walk_buf {
   uint32_t nmcaps, mcapcap;
 } grit_walk_buf;
 
-// grit_walk_build copies root's visible tree into buf->nodes and records
-// the references (nodes marked in is_ref, not descended into) in out.
-// It returns a grit_result status.
-int grit_walk_build(const TSLanguage *lang, TSNode root, const uint8_t *is_ref, uint32_t nsyms, int64_t deadline,
-                    grit_walk_buf *buf, grit_result *out);
+// grit_walk_build copies root's visible tree, as far as w's patterns can
+// see it, into buf->nodes and records the references (nodes marked in
+// is_ref, not those nested in one) in out. It returns a grit_result status.
+int grit_walk_build(const grit_walker *w, const TSLanguage *lang, TSNode root, const uint8_t *is_ref, uint32_t nsyms,
+                    int64_t deadline, grit_walk_buf *buf, grit_result *out);
 // grit_walk_match runs w's patterns over buf->nodes and writes their
 // captures to out, match by match, in the query cursor's order.
 int grit_walk_match(const grit_walker *w, int64_t deadline, grit_walk_buf *buf, grit_result *out);

@@ -124,6 +124,20 @@ func TestWalkerMatchesQuery(t *testing.T) {
 	w.report()
 }
 
+// TestWalkerReadsQueries: the walk reads the query of every language it
+// serves (one it cannot read would leave the language on the query cursor
+// without a word).
+func TestWalkerReadsQueries(t *testing.T) {
+	for _, l := range languages {
+		if !walkLangs[l.name] {
+			continue
+		}
+		if _, err := l.walkerFor(); err != nil {
+			t.Errorf("%s: %v", l.name, err)
+		}
+	}
+}
+
 // walkFixtures runs w over the package's and the index's fixtures and a few
 // made-up hostile sources.
 func walkFixtures(t *testing.T, w *walkCheck) {
@@ -153,7 +167,7 @@ func walkFixtures(t *testing.T, w *walkCheck) {
 		}
 	}
 	deep := strings.Repeat("f(a.g(", 300) + "x" + strings.Repeat("))", 300)
-	for _, file := range []string{"deep.go", "deep.js", "deep.ts", "deep.rs", "deep.java", "deep.c", "deep.cc", "deep.rb"} {
+	for _, file := range []string{"deep.py", "deep.go", "deep.js", "deep.ts", "deep.rs", "deep.java", "deep.c", "deep.cc", "deep.rb"} {
 		w.check(file, file, []byte("x = "+deep+";\n"))
 		w.check(file+" (braces)", file, []byte(strings.Repeat("{", 2000)+strings.Repeat("}", 2000)))
 		w.check(file+" (invalid UTF-8)", file, []byte("func f\xff(x) {\n  '\xfe'\n  return g\xc3(x)\n}\nimport a\xff.b\n"))

@@ -2,8 +2,8 @@
 // preorder, into a flat array with each node's symbol, field, byte range,
 // first child and next sibling, and collect the references on the way.
 // walk_match.c then matches patterns on the array without a call into the
-// tree-sitter runtime. The raw build reads the subtrees directly, as
-// walk_python.c does; the cursor build is its fallback and its check.
+// tree-sitter runtime. The raw build reads the subtrees directly
+// (tsinternal.h); the cursor build is its fallback and its check.
 #include <string.h>
 #include "walk.h"
 #include "tsinternal.h"
@@ -30,14 +30,24 @@ static bool add_ref(grit_result *out, uint32_t start, uint32_t end) {
   return true;
 }
 
-// An open visible node: its index and its last child so far.
-typedef struct { uint32_t node, last; } vframe;
+// An open visible node: its index, its last child so far, and whether it
+// is a reference.
+typedef struct { uint32_t node, last; bool ref; } vframe;
 
 typedef struct {
   grit_walk_buf *buf;
   vframe *vs;
   uint32_t nvs, vcap;
+  uint32_t in_ref; // open references: what is nested in one is no reference
+  const grit_walker *w;
 } builder;
+
+// seen: does a node with symbol s and field f go into the flat tree? An
+// anonymous node without a field is invisible to patterns without _.
+static inline bool seen(const builder *b, TSSymbol s, TSFieldId f) {
+  const grit_walker *w = b->w;
+  return w->keep_anon || f != 0 || s >= w->nsyms || w->named[s];
+}
 
 // add appends a visible node as the last child of the open one; it returns
 // its index, or UINT32_MAX if out of memory.
@@ -55,10 +65,21 @@ static uint32_t add(builder *b, TSSymbol s, TSFieldId f, uint32_t start, uint32_
   return i;
 }
 
-static bool open_node(builder *b, uint32_t i) {
+static bool open_node(builder *b, uint32_t i, bool ref) {
   if (!grow((void **)&b->vs, b->nvs, &b->vcap, sizeof(vframe), 64)) return false;
-  b->vs[b->nvs++] = (vframe){i, 0};
+  b->vs[b->nvs++] = (vframe){i, 0, ref};
+  b->in_ref += ref;
   return true;
+}
+
+static void close_node(builder *b) {
+  b->in_ref -= b->vs[--b->nvs].ref;
+}
+
+// note_ref records node [start, end) if it is a reference not nested in
+// another; false if out of memory.
+static bool note_ref(builder *b, bool ref, uint32_t start, uint32_t end, grit_result *out) {
+  return !ref || b->in_ref > 0 || add_ref(out, start, end);
 }
 
 // build_cursor is the build through the public TSTreeCursor API.
@@ -74,17 +95,20 @@ static int build_cursor(builder *b, TSNode root, const uint8_t *is_ref, uint32_t
     TSNode node = ts_tree_cursor_current_node(&c);
     TSSymbol s = ts_node_symbol(node);
     uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
-    uint32_t i = add(b, s, ts_tree_cursor_current_field_id(&c), start, end);
-    if (i == UINT32_MAX) { status = 3; break; }
-    if (s < nsyms && is_ref[s]) {
-      if (!add_ref(out, start, end)) { status = 3; break; }
-    } else if (ts_tree_cursor_goto_first_child(&c)) {
-      if (!open_node(b, i)) { status = 3; break; }
+    TSFieldId f = ts_tree_cursor_current_field_id(&c);
+    uint32_t i = 0;
+    if (!seen(b, s, f) && ts_node_child_count(node) == 0) goto next;
+    if ((i = add(b, s, f, start, end)) == UINT32_MAX) { status = 3; break; }
+    bool ref = s < nsyms && is_ref[s];
+    if (!note_ref(b, ref, start, end, out)) { status = 3; break; }
+    if (ts_tree_cursor_goto_first_child(&c)) {
+      if (!open_node(b, i, ref)) { status = 3; break; }
       continue;
     }
+  next:
     while (!ts_tree_cursor_goto_next_sibling(&c)) {
       if (!ts_tree_cursor_goto_parent(&c)) goto done;
-      b->nvs--;
+      close_node(b);
     }
   }
 done:
@@ -163,16 +187,13 @@ static int build_raw(builder *b, const TSLanguage *language, TSNode root, const 
   uint32_t start = ts_node_start_byte(root), end = ts_node_end_byte(root);
   uint32_t i = add(b, s, 0, start, end);
   if (i == UINT32_MAX) { status = 3; goto done; }
-  if (s < nsyms && is_ref[s]) {
-    if (!add_ref(out, start, end)) status = 3;
-    goto done;
-  }
-  if (!open_node(b, i)) { status = 3; goto done; }
+  bool ref = s < nsyms && is_ref[s];
+  if (!note_ref(b, ref, start, end, out) || !open_node(b, i, ref)) { status = 3; goto done; }
   raw_open(&rs[n++], lang, *(const ts_subtree *)root.id, start, 0, true);
   while (n > 0) {
     rentry *top = &rs[n - 1];
     if (top->next == top->count) {
-      if (top->visible) b->nvs--;
+      if (top->visible) close_node(b);
       n--;
       continue;
     }
@@ -199,13 +220,12 @@ static int build_raw(builder *b, const TSLanguage *language, TSNode root, const 
     if (visible) {
       TSSymbol raw = alias ? alias : ts_sub_symbol(*child);
       s = raw == TS_SYM_ERROR ? raw : lang->public_symbol_map[raw];
+      if (!has_children && !seen(b, s, f)) continue;
       i = add(b, s, f, start, end);
       if (i == UINT32_MAX) { status = 3; break; }
-      if (s < nsyms && is_ref[s]) {
-        if (!add_ref(out, start, end)) { status = 3; break; }
-        continue;
-      }
-      if (has_children && !open_node(b, i)) { status = 3; break; }
+      ref = s < nsyms && is_ref[s];
+      if (!note_ref(b, ref, start, end, out)) { status = 3; break; }
+      if (has_children && !open_node(b, i, ref)) { status = 3; break; }
     }
     if (!has_children) continue;
     if (n == cap) {
@@ -221,10 +241,10 @@ done:
   return status;
 }
 
-int grit_walk_build(const TSLanguage *lang, TSNode root, const uint8_t *is_ref, uint32_t nsyms, int64_t deadline,
-                    grit_walk_buf *buf, grit_result *out) {
+int grit_walk_build(const grit_walker *w, const TSLanguage *lang, TSNode root, const uint8_t *is_ref, uint32_t nsyms,
+                    int64_t deadline, grit_walk_buf *buf, grit_result *out) {
   buf->nnodes = 0;
-  builder b = {buf, NULL, 0, 0};
+  builder b = {buf, NULL, 0, 0, 0, w};
   int status;
   if (grit_walk_raw_tree && raw_layout_ok(lang, root)) {
     __atomic_fetch_add(&raw_trees, 1, __ATOMIC_RELAXED);

@@ -23,14 +23,29 @@ import (
 // TestWalkerMatchesQuery on the fixtures, and was on every file of a real
 // repository of the language (docs/performance-notes.md).
 var walkLangs = map[string]bool{
-	"go": true, "javascript": true, "typescript": true, "tsx": true, "rust": true,
-	"java": true, "c": true, "cpp": true, "ruby": true,
+	"python": true, "go": true, "javascript": true, "typescript": true, "tsx": true,
+	"rust": true, "java": true, "c": true, "cpp": true, "ruby": true, "hcl": true,
 }
 
 // UseWalker makes Parse extract with the generic walk for the languages
 // of walkLangs; false runs the query cursor for them. Set it before parsing
 // starts, not while parsers run.
 var UseWalker = true
+
+// walkerOf is l's compiled walk when walk is set and l is walked, else nil:
+// the query cursor then runs. A query the walk cannot read leaves its
+// language on the cursor (TestWalkerReadsQueries keeps that from happening
+// to the languages of walkLangs unnoticed).
+func (l *language) walkerOf(walk bool) *walker {
+	if !walk || !walkLangs[l.name] {
+		return nil
+	}
+	w, err := l.walkerFor()
+	if err != nil {
+		return nil
+	}
+	return w
+}
 
 // pnode is one node of a parsed pattern.
 type pnode struct {

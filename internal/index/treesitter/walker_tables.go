@@ -101,6 +101,11 @@ func buildWalker(l *language, src string) (*walker, error) {
 	w.named = (*C.uint8_t)(cCopy(named))
 	w.dedup = (*C.uint8_t)(cCopy(dedup))
 	w.nsyms = C.uint32_t(nsyms)
+	for _, p := range t.pats {
+		if p.kind == C.GRIT_PAT_ANY {
+			w.keep_anon = 1
+		}
+	}
 	return &walker{c: w, q: q}, nil
 }
 
