@@ -19,6 +19,10 @@ typedef struct grit_node {
   TSFieldId field; // as ts_tree_cursor_current_field_id gives it
 } grit_node;
 
+// GRIT_MAX_PATTERN_CAPS bounds the captures of one pattern (walker.go
+// refuses a query with more): one match's fit on the matcher's stack.
+#define GRIT_MAX_PATTERN_CAPS 32
+
 enum { GRIT_PAT_NODE, GRIT_PAT_NAMED, GRIT_PAT_ANY, GRIT_PAT_ALT };
 enum { GRIT_PAT_OPTIONAL = 1, GRIT_PAT_IMMEDIATE = 2, GRIT_PAT_LAST = 4 };
 

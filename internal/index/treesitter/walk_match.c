@@ -22,12 +22,12 @@ typedef struct kont { const struct kont *up; uint32_t pc, from; } kont;
 typedef struct {
   const grit_walker *w;
   grit_walk_buf *buf;
-  grit_mcap stack[64]; // the captures of the match in progress
+  grit_mcap stack[GRIT_MAX_PATTERN_CAPS]; // the captures of the match in progress
   uint32_t nstack;
   uint32_t root, pattern, last;
   uint32_t root_first; // the first match of this root and pattern in buf->matches
   uint32_t emitted;    // matches completed so far (duplicates included)
-  bool oom, deep;
+  bool oom;
 } matcher;
 
 static bool is_named(const grit_walker *w, TSSymbol s) {
@@ -73,10 +73,10 @@ static void emit(matcher *m) {
 }
 
 // push_caps puts p's captures of node t on the stack; it returns how many.
+// The stack holds a whole match: walker.go caps a pattern's captures.
 static uint32_t push_caps(matcher *m, const grit_pat *p, uint32_t t) {
   uint32_t n = 0;
   for (int i = 0; i < 2 && p->cap[i] >= 0; i++) {
-    if (m->nstack == sizeof m->stack / sizeof m->stack[0]) { m->deep = true; break; }
     m->stack[m->nstack++] = (grit_mcap){(uint32_t)p->cap[i], t};
     n++;
   }

@@ -2,6 +2,7 @@ package treesitter
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -173,3 +174,33 @@ func walkFixtures(t *testing.T, w *walkCheck) {
 		w.check(file+" (invalid UTF-8)", file, []byte("func f\xff(x) {\n  '\xfe'\n  return g\xc3(x)\n}\nimport a\xff.b\n"))
 	}
 }
+
+// TestWalkerRefusesWhatItCannotRun: query forms the walk does not run are
+// errors when it reads the query (the language then stays on the cursor),
+// never patterns quietly matched some other way.
+func TestWalkerRefusesWhatItCannotRun(t *testing.T) {
+	for _, src := range []string{
+		`(block (statement)* @s)`,                             // repetition
+		`(call (identifier)+ @c)`,                             // repetition
+		`([(a) (b)] (string) @s) @import`,                     // a top-level grouping
+		`(binary_expression "+" @op)`,                         // an anonymous node by its text
+		`(call function: (identifier) @c`,                     // unclosed
+		`(call_expression (identifier) @c (#match? @c "^f"))`, // a predicate the index does not run
+	} {
+		pats, err := parseSCM(src)
+		if err == nil {
+			l := langFor("x.go")
+			if _, err = buildWalker(l, src); err == nil {
+				t.Errorf("query %q read as %d patterns, want an error", src, len(pats))
+			}
+		}
+	}
+	// A language whose query the walk cannot read runs the cursor.
+	l := &language{name: "go"}
+	l.genericOnce.Do(func() { l.genericErr = errNoWalk })
+	if w := l.walkerOf(true); w != nil {
+		t.Errorf("walkerOf with an unreadable query = %v, want nil (the query cursor)", w)
+	}
+}
+
+var errNoWalk = errors.New("unreadable")

@@ -54,6 +54,9 @@ func buildWalker(l *language, src string) (*walker, error) {
 		t.number(p.root)
 	}
 	for i, p := range pats {
+		if n := countCaps(p.root); n > C.GRIT_MAX_PATTERN_CAPS {
+			return nil, fmt.Errorf("pattern %d: %d captures, more than the walk's %d", i, n, C.GRIT_MAX_PATTERN_CAPS)
+		}
 		if err := t.lay(1+i, p.root); err != nil {
 			return nil, err
 		}
@@ -237,6 +240,15 @@ func uncapturedChild(n *pnode) bool {
 		}
 	}
 	return false
+}
+
+// countCaps is how many captures a match of n can hold at most.
+func countCaps(n *pnode) int {
+	c := len(n.caps)
+	for _, k := range n.kids {
+		c += countCaps(k)
+	}
+	return c
 }
 
 func hasCapture(n *pnode) bool {
