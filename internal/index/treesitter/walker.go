@@ -24,7 +24,7 @@ import (
 // repository of the language (docs/performance-notes.md).
 var walkLangs = map[string]bool{
 	"python": true, "go": true, "javascript": true, "typescript": true, "tsx": true,
-	"rust": true, "java": true, "c": true, "cpp": true, "ruby": true, "hcl": true,
+	"rust": true, "java": true, "c": true, "cpp": true, "ruby": true, "hcl": true, "bash": true,
 }
 
 // UseWalker makes Parse extract with the generic walk for the languages
