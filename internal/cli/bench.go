@@ -372,22 +372,9 @@ func benchIndex(ctx context.Context, e *env, root string) (*benchIndexReport, er
 		return nil, err
 	}
 	step("warm index")
-	var warm []childTime
-	var warmCPU, procCPU []float64
-	for range benchReps {
-		st, run, err := indexRun(ctx, root)
-		if err != nil {
-			return nil, err
-		}
-		warm = append(warm, childTime{st.Duration, run})
-		warmCPU = append(warmCPU, search.Millis(st.CPU))
-		procCPU = append(procCPU, search.Millis(run.cpu))
-		r.noteMemory(run)
+	if err := benchWarm(ctx, r, root); err != nil {
+		return nil, err
 	}
-	r.WarmMS, r.WarmWallMS, r.WarmCPUMS = medianRun(warm)
-	slices.Sort(warmCPU)
-	slices.Sort(procCPU)
-	r.WarmOwnCPUMS, r.WarmProcCPUMS = warmCPU[len(warmCPU)/2], procCPU[len(procCPU)/2]
 
 	ix, err := app.OpenIndex(ctx, root, index.Options{})
 	if err != nil {
@@ -455,6 +442,28 @@ func benchIndex(ctx context.Context, e *env, root string) (*benchIndexReport, er
 	r.ExtractMS, r.ExtractCPUMS = search.Millis(ext), search.Millis(selfCPU()-cpu0)
 	benchPeers(ctx, r, root, step)
 	return r, nil
+}
+
+// benchWarm times benchReps no-change index runs: the median run's times,
+// and the medians of their own and their whole processes' CPU.
+func benchWarm(ctx context.Context, r *benchIndexReport, root string) error {
+	var warm []childTime
+	var ownCPU, procCPU []float64
+	for range benchReps {
+		st, run, err := indexRun(ctx, root)
+		if err != nil {
+			return err
+		}
+		warm = append(warm, childTime{st.Duration, run})
+		ownCPU = append(ownCPU, search.Millis(st.CPU))
+		procCPU = append(procCPU, search.Millis(run.cpu))
+		r.noteMemory(run)
+	}
+	r.WarmMS, r.WarmWallMS, r.WarmCPUMS = medianRun(warm)
+	slices.Sort(ownCPU)
+	slices.Sort(procCPU)
+	r.WarmOwnCPUMS, r.WarmProcCPUMS = ownCPU[len(ownCPU)/2], procCPU[len(procCPU)/2]
+	return nil
 }
 
 // benchEdits times incremental index runs after three edited files and
