@@ -134,7 +134,7 @@ func (c *Corpus) rankFiles(qi queryInfo, cands, fileC []candidate) fileRanking {
 	gen := map[int]bool{} // files among the best found generated or vendored
 	demoted := func(fi int) bool {
 		f := c.files[fi]
-		if qi.named[f.path] {
+		if qi.named[f.path] && (!f.isTest || qi.aboutTests) {
 			return false
 		}
 		return f.isTest && !qi.aboutTests || f.isAux || f.isGen || f.isMinor || gen[fi]
