@@ -62,6 +62,7 @@ func TestBenchIndex(t *testing.T) {
 		"start_ms": r.StartMS, "bare_parse_ms": r.BareParseMS, "db_ratio": r.DBRatio, "edit1_bytes": float64(r.Edit1Bytes),
 		"direct_start_ms": r.DirectStartMS, "direct_warm_ms": r.DirectWarmMS, "direct_edit1_ms": r.DirectEdit1MS,
 		"warm_own_cpu_ms": r.WarmOwnCPUMS, "git_status_ms": r.GitStatusMS, "warm_git_ratio": r.WarmGitRatio,
+		"warm_process_cpu_ms": r.WarmProcCPUMS, "warm_git_process_cpu_ratio": r.WarmGitProcCPURatio,
 	} {
 		if v <= 0 {
 			t.Errorf("%s = %v, want > 0", name, v)
@@ -76,6 +77,10 @@ func TestBenchIndex(t *testing.T) {
 		if m[1] < m[0] {
 			t.Errorf("%s: process %.2f ms < its index run %.2f ms", name, m[1], m[0])
 		}
+	}
+	// A process costs at least the CPU of the index run inside it.
+	if r.WarmProcCPUMS < r.WarmOwnCPUMS {
+		t.Errorf("warm: process CPU %.2f ms < its index run's %.2f ms", r.WarmProcCPUMS, r.WarmOwnCPUMS)
 	}
 	if r.PeakRSSKiB <= 0 || r.BaseRSSKiB <= 0 {
 		t.Errorf("peak RSS %d KiB, base %d KiB: want both measured", r.PeakRSSKiB, r.BaseRSSKiB)

@@ -561,21 +561,51 @@ func (w *writer) writeFile(ctx context.Context, fileID int64, c *parsedFile, exi
 	reuse := map[string][]int64{}
 	var olds []oldDef
 	if existed {
-		old, err := w.oldRows(ctx, fileID)
+		old, err := w.clearFile(ctx, fileID)
 		if err != nil {
 			return err
 		}
 		reuse, olds = old.reuse, old.defs
-		if err := w.deleteDefs(ctx, fileID); err != nil {
-			return err
-		}
-		for _, q := range []string{`DELETE FROM calls WHERE file_id = ?`, `DELETE FROM refs WHERE file_id = ?`} {
-			if _, err := w.tx.ExecContext(ctx, q, fileID); err != nil {
-				return err
-			}
+	}
+	if err := w.internFile(ctx, p); err != nil {
+		return err
+	}
+	byQName, err := w.writeDefs(ctx, fileID, p.Defs, reuse, olds)
+	if err != nil {
+		return err
+	}
+	// Calls: one row per (caller, callee name), written once resolved.
+	w.newCalls[fileID] = packCalls(p.Calls, byQName, w.names)
+	if err := w.writeRefs(ctx, fileID, p); err != nil {
+		return err
+	}
+	if err := w.storeImports(ctx, fileID, c, existed); err != nil {
+		return err
+	}
+	delete(w.affected, fileID) // its calls are resolved from newCalls
+	return nil
+}
+
+// clearFile reads a stored file's old rows and deletes its definitions,
+// calls and references.
+func (w *writer) clearFile(ctx context.Context, fileID int64) (*oldRows, error) {
+	old, err := w.oldRows(ctx, fileID)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.deleteDefs(ctx, fileID); err != nil {
+		return nil, err
+	}
+	for _, q := range []string{`DELETE FROM calls WHERE file_id = ?`, `DELETE FROM refs WHERE file_id = ?`} {
+		if _, err := w.tx.ExecContext(ctx, q, fileID); err != nil {
+			return nil, err
 		}
 	}
-	// Every name this file needs, interned in one go.
+	return old, nil
+}
+
+// internFile interns every name the file needs in one go.
+func (w *writer) internFile(ctx context.Context, p *Parsed) error {
 	need := slices.Grow(w.need[:0], len(p.Defs)+len(p.Calls)+len(p.Refs))
 	defer func() { clear(need); w.need = need[:0] }()
 	for _, d := range p.Defs {
@@ -585,14 +615,16 @@ func (w *writer) writeFile(ctx context.Context, fileID int64, c *parsedFile, exi
 		need = append(need, call.Callee)
 	}
 	need = append(need, p.Refs...)
-	if err := w.intern(ctx, need); err != nil {
-		return err
-	}
+	return w.intern(ctx, need)
+}
 
-	w.defsAdded += int64(len(p.Defs))
-	byQName := make(map[string]int64, len(p.Defs))
+// writeDefs inserts a file's definitions, reusing the IDs of olds by
+// qualified name and kind, and returns the ID of each qualified name.
+func (w *writer) writeDefs(ctx context.Context, fileID int64, defs []Def, reuse map[string][]int64, olds []oldDef) (map[string]int64, error) {
+	w.defsAdded += int64(len(defs))
+	byQName := make(map[string]int64, len(defs))
 	used := map[int64]bool{}
-	for _, d := range p.Defs {
+	for _, d := range defs {
 		var id int64
 		var key string
 		if len(reuse) > 0 {
@@ -619,25 +651,27 @@ func (w *writer) writeFile(ctx context.Context, fileID int64, c *parsedFile, exi
 		}
 		if err := w.defIns.add(ctx, id, fileID, nid, parent, kindCode(d.Kind), d.Start, d.End,
 			d.NameStart, d.NameEnd, d.StartLine, d.StartCol, d.EndLine, d.EndCol, d.Signature, d.Doc); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	for _, o := range olds {
 		if !used[o.id] {
 			w.changedNames[o.nameID] = true // a definition that went away
 			if _, err := w.tx.ExecContext(ctx, `UPDATE calls SET callee_id = 0 WHERE callee_id = ?1 AND callee_id != 0`, o.id); err != nil {
-				return err
+				return nil, err
 			}
 		}
 	}
 	if !w.bulk {
 		if err := w.defIns.flush(ctx); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	// Calls: one row per (caller, callee name), written once resolved.
-	w.newCalls[fileID] = packCalls(p.Calls, byQName, w.names)
-	// References: one blob of (name id, count) pairs.
+	return byQName, nil
+}
+
+// writeRefs stores a file's references: one blob of (name id, count) pairs.
+func (w *writer) writeRefs(ctx context.Context, fileID int64, p *Parsed) error {
 	counts := w.counts
 	if counts == nil {
 		counts = map[int64]int{}
@@ -651,74 +685,16 @@ func (w *writer) writeFile(ctx context.Context, fileID int64, c *parsedFile, exi
 		}
 		counts[w.names[r]] += n
 	}
-	if len(counts) > 0 {
-		if err := w.refIns.add(ctx, fileID, encodeRefs(counts)); err != nil {
-			return err
-		}
-		if !w.bulk {
-			if err := w.refIns.flush(ctx); err != nil {
-				return err
-			}
-		}
+	if len(counts) == 0 {
+		return nil
 	}
-	keep := false
-	if existed {
-		// An edit seldom touches the imports: when they are as stored, the
-		// rows (and their resolution) stay; else they are rewritten in finish.
-		same, err := w.sameImports(ctx, fileID, p.Imports)
-		if err != nil {
-			return err
-		}
-		if keep = same; !keep {
-			if _, err := w.tx.ExecContext(ctx, `DELETE FROM imports WHERE file_id = ?`, fileID); err != nil {
-				return err
-			}
-		}
+	if err := w.refIns.add(ctx, fileID, encodeRefs(counts)); err != nil {
+		return err
 	}
-	if w.cold {
-		for _, imp := range p.Imports {
-			resolved := w.coldIDs[w.coldRes.resolve(c.seen.lang, c.seen.path, imp)]
-			if err := w.insertImport(ctx, fileID, imp, resolved); err != nil {
-				return err
-			}
-			if resolved != 0 {
-				if w.coldImported[fileID] == nil {
-					w.coldImported[fileID] = map[int64]bool{}
-				}
-				w.coldImported[fileID][resolved] = true
-			}
-		}
-	} else if len(p.Imports) > 0 && !keep {
-		w.newImports = append(w.newImports, pendingImports{fileID, c.seen.path, c.seen.lang, p.Imports})
+	if !w.bulk {
+		return w.refIns.flush(ctx)
 	}
-	delete(w.affected, fileID) // its calls are resolved from newCalls
 	return nil
-}
-
-// sameImports reports whether file's stored imports are imps, in order.
-func (w *writer) sameImports(ctx context.Context, file int64, imps []Import) (bool, error) {
-	rows, err := w.tx.QueryContext(ctx, `SELECT module, names, alias, line FROM imports WHERE file_id = ? ORDER BY rowid`, file)
-	if err != nil {
-		return false, err
-	}
-	defer rows.Close()
-	i := 0
-	for rows.Next() {
-		var module, names, alias string
-		var line int
-		if err := rows.Scan(&module, &names, &alias, &line); err != nil {
-			return false, err
-		}
-		if i >= len(imps) {
-			return false, nil
-		}
-		imp := imps[i]
-		if imp.Module != module || strings.Join(imp.Names, " ") != names || imp.Alias != alias || imp.Line != line {
-			return false, nil
-		}
-		i++
-	}
-	return i == len(imps), rows.Err()
 }
 
 // storedParent is what the database keeps of d's qualified name: the part

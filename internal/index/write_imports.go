@@ -99,3 +99,68 @@ func (w *writer) fileIDs(ctx context.Context) (map[string]int64, error) {
 	}
 	return out, rows.Err()
 }
+
+// storeImports stores a file's imports: resolved now in a cold build, else
+// left to finish, and kept as they are when an edit did not change them.
+func (w *writer) storeImports(ctx context.Context, fileID int64, c *parsedFile, existed bool) error {
+	p := c.parsed
+	keep := false
+	if existed {
+		// An edit seldom touches the imports: when they are as stored, the
+		// rows (and their resolution) stay; else they are rewritten in finish.
+		same, err := w.sameImports(ctx, fileID, p.Imports)
+		if err != nil {
+			return err
+		}
+		if keep = same; !keep {
+			if _, err := w.tx.ExecContext(ctx, `DELETE FROM imports WHERE file_id = ?`, fileID); err != nil {
+				return err
+			}
+		}
+	}
+	if !w.cold {
+		if len(p.Imports) > 0 && !keep {
+			w.newImports = append(w.newImports, pendingImports{fileID, c.seen.path, c.seen.lang, p.Imports})
+		}
+		return nil
+	}
+	for _, imp := range p.Imports {
+		resolved := w.coldIDs[w.coldRes.resolve(c.seen.lang, c.seen.path, imp)]
+		if err := w.insertImport(ctx, fileID, imp, resolved); err != nil {
+			return err
+		}
+		if resolved != 0 {
+			if w.coldImported[fileID] == nil {
+				w.coldImported[fileID] = map[int64]bool{}
+			}
+			w.coldImported[fileID][resolved] = true
+		}
+	}
+	return nil
+}
+
+// sameImports reports whether file's stored imports are imps, in order.
+func (w *writer) sameImports(ctx context.Context, file int64, imps []Import) (bool, error) {
+	rows, err := w.tx.QueryContext(ctx, `SELECT module, names, alias, line FROM imports WHERE file_id = ? ORDER BY rowid`, file)
+	if err != nil {
+		return false, err
+	}
+	defer rows.Close()
+	i := 0
+	for rows.Next() {
+		var module, names, alias string
+		var line int
+		if err := rows.Scan(&module, &names, &alias, &line); err != nil {
+			return false, err
+		}
+		if i >= len(imps) {
+			return false, nil
+		}
+		imp := imps[i]
+		if imp.Module != module || strings.Join(imp.Names, " ") != names || imp.Alias != alias || imp.Line != line {
+			return false, nil
+		}
+		i++
+	}
+	return i == len(imps), rows.Err()
+}

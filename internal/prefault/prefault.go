@@ -1,5 +1,7 @@
 // Package prefault makes the Go heap's next pages present when the process
-// starts, with one system call instead of a page fault per 4 KB page.
+// starts, with one system call instead of a page fault per 4 KB page, and
+// keeps the garbage collector off while the heap is under HeapFloor
+// (gcfloor.go): what a short-lived process pays for its memory.
 //
 // Every grit command is a fresh process, and most of them are short: a warm
 // `grit index` takes 40–60 ms from start to exit. On a virtual machine whose
@@ -18,7 +20,7 @@
 // GRIT_NOPREFAULT=1 to turn it off (to measure it). docs/design.md has the
 // numbers.
 //
-// cmd/grit imports it for its init alone; nothing else should.
+// cmd/grit imports it for its inits alone; nothing else should.
 package prefault
 
 // Window is how much of the heap mapping, from the first allocation on, is

@@ -9,7 +9,6 @@ import (
 
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/glamour/v2"
 
 	"github.com/grit-dev/grit/internal/agent"
 	"github.com/grit-dev/grit/internal/provider"
@@ -101,7 +100,7 @@ type model struct {
 	b             Backend
 	width, height int
 	th            theme
-	md            *glamour.TermRenderer
+	md            *mdRenderer
 	mdWidth       int
 
 	items  []*item // the whole transcript, for the Ctrl-O view
@@ -529,8 +528,7 @@ func (m *model) renderMarkdown(s string) string {
 	if err != nil {
 		return s
 	}
-	// Glamour pads every line to the wrap width; the padding only gets in
-	// the way of copying text.
+	// Trailing blanks only get in the way of copying text.
 	lines := strings.Split(strings.Trim(out, "\n"), "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " ")

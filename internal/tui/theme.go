@@ -4,7 +4,6 @@ import (
 	"image/color"
 	"os"
 
-	"charm.land/glamour/v2"
 	"charm.land/lipgloss/v2"
 )
 
@@ -14,6 +13,7 @@ type theme struct {
 	dark, plain bool
 
 	accent, dim, user, ok, fail, warn, add, del, hunk lipgloss.Style
+	code                                              lipgloss.Style // code spans and blocks in Markdown
 	border                                            lipgloss.Style
 	bar                                               lipgloss.Style // the status line
 }
@@ -24,7 +24,7 @@ func newTheme(dark bool) theme {
 	if plain {
 		s := lipgloss.NewStyle()
 		t.accent, t.dim, t.user, t.ok, t.fail, t.warn = s.Bold(true), s, s.Bold(true), s, s.Bold(true), s
-		t.add, t.del, t.hunk, t.bar = s, s, s, s
+		t.add, t.del, t.hunk, t.bar, t.code = s, s, s, s, s
 		t.border = s.Border(lipgloss.NormalBorder())
 		return t
 	}
@@ -42,21 +42,6 @@ func newTheme(dark bool) theme {
 	t.hunk = s.Foreground(c("#5A3FC0", "#A99BFF"))
 	t.border = s.Border(lipgloss.RoundedBorder()).BorderForeground(c("#5A3FC0", "#A99BFF"))
 	t.bar = s.Foreground(c("#444444", "#BBBBBB"))
+	t.code = s.Foreground(c("#9A3412", "#FFB86C"))
 	return t
-}
-
-// markdown returns a renderer for the given width in the theme's style.
-func (t theme) markdown(width int) *glamour.TermRenderer {
-	style := "light"
-	switch {
-	case t.plain:
-		style = "notty"
-	case t.dark:
-		style = "dark"
-	}
-	r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(style), glamour.WithWordWrap(max(20, width-2)))
-	if err != nil {
-		return nil
-	}
-	return r
 }

@@ -103,10 +103,10 @@ func BenchmarkParse(b *testing.B) {
 	}
 }
 
-// BenchmarkParseCursorWalk is BenchmarkParse with the Python walk going
-// through the public cursor instead of reading subtrees.
+// BenchmarkParseCursorWalk is BenchmarkParse with the walk's tree built
+// through the public cursor instead of by reading subtrees.
 func BenchmarkParseCursorWalk(b *testing.B) {
-	setRawWalk(false)
-	defer setRawWalk(true)
+	setRawTree(false)
+	defer setRawTree(true)
 	BenchmarkParse(b)
 }

@@ -9,12 +9,15 @@
 // (reused from file to file) and are turned into definitions, calls,
 // imports and counted references in Go.
 //
-// Python, the reference language, skips the query: a hand-written C walk
-// (walk_python.c) yields the same captures and the references in one cursor
-// pass, far cheaper than the query cursor. PythonWalker switches it off;
-// TestPythonWalkerMatchesQuery holds the two paths identical (on every .py
-// file of $GRIT_BENCH_REPO too when it is set).
+// Most languages skip the query cursor, which costs more than the parse:
+// the generic walk (walker.go, walk_tree.c, walk_match.c) copies the visible
+// tree into a flat array in one pass, collecting the references, and runs
+// the patterns of the language's query file on it itself. walkLangs lists
+// the languages it serves (the others, and any whose query uses what the
+// walk does not read, run the cursor); UseWalker switches it off;
+// TestWalkerMatchesQuery holds the two paths identical (on every file under
+// $GRIT_WALK_REPOS too when it is set).
 //
-// A *Parser is safe for concurrent use: queries are compiled once per
-// language and shared read-only; each Parse uses its own C parser and cursor.
+// A *Parser is safe for concurrent use: queries and walks are compiled once
+// per language and shared read-only; each Parse uses its own C parser and cursor.
 package treesitter

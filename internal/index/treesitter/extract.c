@@ -1,10 +1,11 @@
 // One cgo call per file: parse under a time budget, count error nodes, run the
-// language's query (or Python's walk, walk_python.c) and flatten every capture
+// language's query (or the generic walk, walk.h) and flatten every capture
 // into an array Go reads directly.
 #include <malloc.h>
 #include <string.h>
 #include <time.h>
 #include "extract.h"
+#include "walk.h"
 
 void grit_use_default_allocator(void) {
   // malloc directly, or the parse's arena (arena.c).
@@ -94,7 +95,16 @@ done:
   return ok;
 }
 
-void grit_extract(grit_arena *arena, TSParser *p, const TSLanguage *lang, const TSQuery *q, const uint32_t *walk_caps,
+// walk runs the generic walk over root: build the flat tree, then match.
+static int walk(const grit_walker *gw, const TSLanguage *lang, TSNode root, const uint8_t *is_ref, uint32_t nsyms,
+                int64_t deadline, grit_result *out) {
+  if (out->walk == NULL && (out->walk = calloc(1, sizeof(grit_walk_buf))) == NULL) return 3;
+  int status = grit_walk_build(gw, lang, root, is_ref, nsyms, deadline, out->walk, out);
+  if (status == 0) status = grit_walk_match(gw, deadline, out->walk, out);
+  return status;
+}
+
+void grit_extract(grit_arena *arena, TSParser *p, const TSLanguage *lang, const TSQuery *q, const grit_walker *gw,
                   const uint8_t *is_ref, uint32_t nsyms, const char *src, uint32_t len, int64_t budget_ns,
                   grit_result *out) {
   // Keep the buffers of the last file: growing them again is malloc churn.
@@ -119,8 +129,8 @@ void grit_extract(grit_arena *arena, TSParser *p, const TSLanguage *lang, const 
   }
   TSNode root = ts_tree_root_node(tree);
   out->errors = count_errors(root);
-  if (walk_caps != NULL) {
-    out->status = grit_walk_python(lang, root, walk_caps, is_ref, nsyms, in.deadline, out);
+  if (gw != NULL) {
+    out->status = walk(gw, lang, root, is_ref, nsyms, in.deadline, out);
     goto done;
   }
   qc = ts_query_cursor_new();
@@ -163,7 +173,16 @@ done:
   grit_arena_leave(arena);
 }
 
+bool grit_result_big(const grit_result *r, uint32_t max) {
+  const grit_walk_buf *w = r->walk;
+  return r->cap > max || r->refcap > max ||
+         (w != NULL && (w->nodecap > max * 2 || w->matchcap > max || w->mcapcap > max));
+}
+
 void grit_result_free(grit_result *r) {
+  if (r->walk != NULL) grit_walk_buf_free(r->walk);
+  free(r->walk);
+  r->walk = NULL;
   free(r->caps);
   free(r->refs);
   r->caps = NULL;

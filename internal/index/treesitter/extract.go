@@ -99,128 +99,53 @@ type rawImport struct {
 	star                bool
 }
 
+// extraction is one file's extraction in progress.
+type extraction struct {
+	l        *language
+	q        *query
+	src      []byte
+	lines    *span.Lines
+	out      *index.Parsed
+	defs     []rawDef
+	docs     []capture
+	comments []capture
+	imports  []rawImport
+	spaces   map[string]bool // C++ namespaces declared in the file
+	intern   map[string]string
+}
+
 // extract turns the flat captures of one file into a Parsed.
 func extract(l *language, q *query, src []byte, raw []C.grit_cap) *index.Parsed {
-	out := &index.Parsed{Lang: l.name}
-	lines := span.NewLines(src)
-	var (
-		defs     []rawDef
-		docs     []capture
-		comments []capture
-		imports  []rawImport
-		spaces   map[string]bool // C++ namespaces declared in the file
-		intern   = map[string]string{}
-		match    []capture
-	)
-	str := func(c capture) string {
-		b := src[c.start:c.end]
-		if s, ok := intern[string(b)]; ok {
-			return s
-		}
-		s := string(b)
-		intern[s] = s
-		return s
-	}
+	e := &extraction{l: l, q: q, src: src, lines: span.NewLines(src), out: &index.Parsed{Lang: l.name}, intern: map[string]string{}}
+	e.presize(raw)
+	var match []capture
 	pattern := uint32(0)
-	flush := func() {
-		if len(match) == 0 {
-			return
-		}
-		if q.preds != nil && !holds(q.preds[pattern], match, src) {
+	cur := uint32(1<<32 - 1)
+	for i := range raw {
+		c := &raw[i]
+		if uint32(c.match) != cur {
+			e.flush(pattern, match)
 			match = match[:0]
-			return
+			cur = uint32(c.match)
+			pattern = uint32(c.pattern)
 		}
-		var def, name, body, sig, recv, imp, mod, iname, alias, qual capture
-		var hasDef, hasName, hasBody, hasSig, hasRecv, hasImp, hasMod, hasIName, hasAlias, hasQual, star bool
-		for _, c := range match {
-			switch c.role {
-			case roleDefFunction, roleDefMethod, roleDefClass, roleDefVariable, roleDefNamespace:
-				def, hasDef = c, true
-			case roleName:
-				name, hasName = c, true
-			case roleQualified:
-				qual, hasQual = c, true
-			case roleNamespace:
-				if spaces == nil {
-					spaces = map[string]bool{}
-				}
-				spaces[str(c)] = true
-			case roleBody:
-				body, hasBody = c, true
-			case roleSig:
-				sig, hasSig = c, true
-			case roleReceiver:
-				recv, hasRecv = c, true
-			case roleCall:
-				out.Calls = append(out.Calls, index.Call{Callee: str(c), Offset: c.start, Line: lines.Pos(c.start).Line})
-			case roleRef:
-				out.Refs = append(out.Refs, str(c))
-			case roleDoc:
-				docs = append(docs, c)
-			case roleComment:
-				comments = append(comments, c)
-			case roleImport:
-				imp, hasImp = c, true
-			case roleImportModule:
-				mod, hasMod = c, true
-			case roleImportName:
-				iname, hasIName = c, true
-			case roleImportAlias:
-				alias, hasAlias = c, true
-			case roleImportStar:
-				star = true
-			}
-		}
-		recvName := ""
-		if hasRecv {
-			recvName = str(recv)
-		}
-		if hasDef && hasQual && !hasName {
-			// A::B::name: the name is the last part, its scope the one before.
-			scope, off := splitQualified(src[qual.start:qual.end])
-			name, hasName = capture{role: roleName, start: qual.start + off, end: qual.end}, true
-			recvName = intern1(intern, scope)
-		}
-		if hasDef && hasName {
-			rd := rawDef{sigStart: -1, bodyStart: -1, namespace: def.role == roleDefNamespace}
-			sp, ep := lines.Pos(def.start), lines.Pos(def.end)
-			rd.d = index.Def{
-				Lang: l.name, Name: str(name), Kind: roleKinds[def.role],
-				Start: def.start, End: def.end, NameStart: name.start, NameEnd: name.end,
-				StartLine: sp.Line, StartCol: sp.Col, EndLine: ep.Line, EndCol: ep.Col,
-			}
-			if hasSig {
-				rd.sigStart = sig.start
-			}
-			if hasBody {
-				rd.bodyStart = body.start
-			}
-			rd.receiver = recvName
-			defs = append(defs, rd)
-		}
-		if hasImp && (hasMod || hasIName) {
-			ri := rawImport{stmt: imp.start, line: lines.Pos(imp.start).Line, star: star}
-			if hasMod {
-				ri.module = str(mod)
-				if l.cleanModule != nil {
-					ri.module = l.cleanModule(ri.module)
-				}
-			}
-			if hasIName {
-				ri.name = str(iname)
-			}
-			if hasAlias {
-				ri.alias = str(alias)
-			}
-			imports = append(imports, ri)
-		}
-		match = match[:0]
+		match = append(match, capture{role: q.roles[c.capture], id: uint32(c.capture), start: int(c.start), end: int(c.end)})
 	}
-	// Size the calls and definitions once: growing slices of them were
-	// most of the garbage.
+	e.flush(pattern, match)
+
+	out := e.out
+	out.Defs, out.Capped = finishDefs(l, src, e.lines, e.defs, e.docs, e.comments, e.spaces)
+	attachCallers(out.Defs, out.Calls)
+	out.Imports = groupImports(e.imports)
+	return out
+}
+
+// presize sizes the calls, references and definitions once: growing
+// slices of them were most of the garbage.
+func (e *extraction) presize(raw []C.grit_cap) {
 	ncalls, nrefs, ndefs := 0, 0, 0
 	for i := range raw {
-		switch q.roles[raw[i].capture] {
+		switch e.q.roles[raw[i].capture] {
 		case roleCall:
 			ncalls++
 		case roleRef:
@@ -229,25 +154,133 @@ func extract(l *language, q *query, src []byte, raw []C.grit_cap) *index.Parsed 
 			ndefs++
 		}
 	}
-	out.Calls = make([]index.Call, 0, ncalls)
-	out.Refs = make([]string, 0, nrefs)
-	defs = make([]rawDef, 0, ndefs)
-	cur := uint32(1<<32 - 1)
-	for i := range raw {
-		c := &raw[i]
-		if uint32(c.match) != cur {
-			flush()
-			cur = uint32(c.match)
-			pattern = uint32(c.pattern)
-		}
-		match = append(match, capture{role: q.roles[c.capture], id: uint32(c.capture), start: int(c.start), end: int(c.end)})
-	}
-	flush()
+	e.out.Calls = make([]index.Call, 0, ncalls)
+	e.out.Refs = make([]string, 0, nrefs)
+	e.defs = make([]rawDef, 0, ndefs)
+}
 
-	out.Defs, out.Capped = finishDefs(l, src, lines, defs, docs, comments, spaces)
-	attachCallers(out.Defs, out.Calls)
-	out.Imports = groupImports(imports)
-	return out
+// str is a capture's text, interned.
+func (e *extraction) str(c capture) string {
+	b := e.src[c.start:c.end]
+	if s, ok := e.intern[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	e.intern[s] = s
+	return s
+}
+
+// matchCaps are the captures of one match by role.
+type matchCaps struct {
+	def, name, body, sig, recv, imp, mod, iname, alias, qual                                     capture
+	hasDef, hasName, hasBody, hasSig, hasRecv, hasImp, hasMod, hasIName, hasAlias, hasQual, star bool
+}
+
+// flush takes in one match of pattern: calls, references, docs and
+// comments directly, definitions and imports once all its captures are read.
+func (e *extraction) flush(pattern uint32, match []capture) {
+	if len(match) == 0 {
+		return
+	}
+	if e.q.preds != nil && !holds(e.q.preds[pattern], match, e.src) {
+		return
+	}
+	var m matchCaps
+	for _, c := range match {
+		switch c.role {
+		case roleDefFunction, roleDefMethod, roleDefClass, roleDefVariable, roleDefNamespace:
+			m.def, m.hasDef = c, true
+		case roleName:
+			m.name, m.hasName = c, true
+		case roleQualified:
+			m.qual, m.hasQual = c, true
+		case roleNamespace:
+			if e.spaces == nil {
+				e.spaces = map[string]bool{}
+			}
+			e.spaces[e.str(c)] = true
+		case roleBody:
+			m.body, m.hasBody = c, true
+		case roleSig:
+			m.sig, m.hasSig = c, true
+		case roleReceiver:
+			m.recv, m.hasRecv = c, true
+		case roleCall:
+			e.out.Calls = append(e.out.Calls, index.Call{Callee: e.str(c), Offset: c.start, Line: e.lines.Pos(c.start).Line})
+		case roleRef:
+			e.out.Refs = append(e.out.Refs, e.str(c))
+		case roleDoc:
+			e.docs = append(e.docs, c)
+		case roleComment:
+			e.comments = append(e.comments, c)
+		case roleImport:
+			m.imp, m.hasImp = c, true
+		case roleImportModule:
+			m.mod, m.hasMod = c, true
+		case roleImportName:
+			m.iname, m.hasIName = c, true
+		case roleImportAlias:
+			m.alias, m.hasAlias = c, true
+		case roleImportStar:
+			m.star = true
+		}
+	}
+	e.addDef(&m)
+	e.addImport(&m)
+}
+
+// addDef adds the match's definition, if it has one.
+func (e *extraction) addDef(m *matchCaps) {
+	recvName := ""
+	if m.hasRecv {
+		recvName = e.str(m.recv)
+	}
+	if m.hasDef && m.hasQual && !m.hasName {
+		// A::B::name: the name is the last part, its scope the one before.
+		scope, off := splitQualified(e.src[m.qual.start:m.qual.end])
+		m.name, m.hasName = capture{role: roleName, start: m.qual.start + off, end: m.qual.end}, true
+		recvName = intern1(e.intern, scope)
+	}
+	if !m.hasDef || !m.hasName {
+		return
+	}
+	def, name := m.def, m.name
+	rd := rawDef{sigStart: -1, bodyStart: -1, namespace: def.role == roleDefNamespace}
+	sp, ep := e.lines.Pos(def.start), e.lines.Pos(def.end)
+	rd.d = index.Def{
+		Lang: e.l.name, Name: e.str(name), Kind: roleKinds[def.role],
+		Start: def.start, End: def.end, NameStart: name.start, NameEnd: name.end,
+		StartLine: sp.Line, StartCol: sp.Col, EndLine: ep.Line, EndCol: ep.Col,
+	}
+	if m.hasSig {
+		rd.sigStart = m.sig.start
+	}
+	if m.hasBody {
+		rd.bodyStart = m.body.start
+	}
+	rd.receiver = recvName
+	e.defs = append(e.defs, rd)
+}
+
+// addImport adds the match's import binding, if it has one.
+func (e *extraction) addImport(m *matchCaps) {
+	if !m.hasImp || !m.hasMod && !m.hasIName {
+		return
+	}
+	ri := rawImport{stmt: m.imp.start, line: e.lines.Pos(m.imp.start).Line, star: m.star}
+	if m.hasMod {
+		ri.module = e.str(m.mod)
+		if e.l.cleanModule != nil {
+			ri.module = e.l.cleanModule(ri.module)
+		}
+	}
+	if m.hasIName {
+		ri.name = e.str(m.iname)
+	}
+	if m.hasAlias {
+		ri.alias = e.str(m.alias)
+	}
+	e.imports = append(e.imports, ri)
 }
 
 // holds reports whether a match passes its pattern's predicates: each

@@ -97,6 +97,7 @@ typedef struct grit_cap {
 typedef struct grit_span { uint32_t start, end; } grit_span;
 
 typedef struct grit_result {
+  struct grit_walk_buf *walk; // the generic walk's buffers (walk.h), made on first use
   grit_cap *caps;
   uint32_t n, cap;
   grit_span *refs;  // every node whose symbol is marked in is_ref, in tree order
@@ -109,37 +110,27 @@ typedef struct grit_result {
 // outside a parse with an arena) and caps glibc's malloc arenas.
 void grit_use_default_allocator(void);
 // grit_extract parses src with p (set to lang), or with a parser of its own
-// allocated in arena when that is not NULL, runs q, and collects the
-// captures and references into out, whose buffers are reused from the last
-// call (zero it before the first; grit_result_free releases them). It also
-// collects the references: one walk over the tree that records every node whose symbol s
-// has is_ref[s] set (s < nsyms), without descending into it. Positions are
-// byte offsets only: rows and columns are cheaper to compute in Go.
-// With walk_caps set (Python only), the hand-written walk of walk_python.c
-// replaces the query q: walk_caps[GRIT_PY_x] is q's capture id for each role.
-void grit_extract(grit_arena *arena, TSParser *p, const TSLanguage *lang, const TSQuery *q, const uint32_t *walk_caps,
+// allocated in arena when that is not NULL, and collects the captures and
+// references into out, whose buffers are reused from the last call (zero it
+// before the first; grit_result_free releases them). With gw set, the
+// generic walk (walk.h) matches the language's patterns and collects the
+// references in one pass; else the query q runs and one walk over the tree
+// records every node whose symbol s has is_ref[s] set (s < nsyms), without
+// descending into it. Positions are byte offsets only: rows and columns are
+// cheaper to compute in Go.
+struct grit_walker;
+void grit_extract(grit_arena *arena, TSParser *p, const TSLanguage *lang, const TSQuery *q, const struct grit_walker *gw,
                   const uint8_t *is_ref, uint32_t nsyms, const char *src, uint32_t len, int64_t budget_ns,
                   grit_result *out);
 
-// The captures of queries/python.scm the walk emits (indexes of walk_caps).
-enum {
-  GRIT_PY_DEF_FUNCTION, GRIT_PY_DEF_CLASS, GRIT_PY_DEF_VARIABLE, GRIT_PY_NAME, GRIT_PY_BODY, GRIT_PY_SIG,
-  GRIT_PY_DOC, GRIT_PY_CALL, GRIT_PY_IMPORT, GRIT_PY_IMPORT_MODULE, GRIT_PY_IMPORT_NAME, GRIT_PY_IMPORT_ALIAS,
-  GRIT_PY_IMPORT_STAR, GRIT_PY_NCAPS
-};
 // grit_cpu_ns is the calling thread's CPU time in nanoseconds: what a file's
 // parse budget is measured in (extract.c says why).
 int64_t grit_cpu_ns(void);
 
-// grit_walk_python collects the captures and references of a Python tree in
-// one walk; it returns a grit_result status (0, 2 past deadline, 3 out of memory).
-int grit_walk_python(const TSLanguage *lang, TSNode root, const uint32_t *caps, const uint8_t *is_ref, uint32_t nsyms,
-                     int64_t deadline, grit_result *out);
-// grit_walk_raw: 1 (the default) lets grit_walk_python read the tree's
-// subtrees directly (tsinternal.h), 0 makes it use the cursor.
-extern int grit_walk_raw;
-uint64_t grit_raw_walks(void); // how many trees the raw walk has taken (tests)
 void grit_result_free(grit_result *r);
+// grit_result_big reports whether r's buffers grew past max captures,
+// references or matches (2*max walk nodes): a huge file's are not kept.
+bool grit_result_big(const grit_result *r, uint32_t max);
 // grit_parse_only parses and frees the tree: the bare cost benchmarks compare with.
 int grit_parse_only(TSParser *p, const TSLanguage *lang, const char *src, uint32_t len);
 

@@ -25,7 +25,6 @@ var languages = []*language{
 		l := newLanguage("python", "python", tspython.Language(), ".py", ".pyi")
 		l.methodsInClasses = true
 		l.qualifiedScopes = true
-		l.walker = true
 		l.refs = []string{"identifier"}
 		return l
 	}(),

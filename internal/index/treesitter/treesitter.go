@@ -3,6 +3,7 @@ package treesitter
 /*
 #cgo CFLAGS: -std=c11 -O2 -D_POSIX_C_SOURCE=200112L
 #include "extract.h"
+#include "walk.h"
 */
 import "C"
 
@@ -121,40 +122,12 @@ func langFor(file string) *language {
 	return nil
 }
 
-// PythonWalker makes Parse extract Python with the hand-written C walk of
-// walk_python.c (one cursor pass, the same captures as queries/python.scm)
-// instead of running the query; false falls back to the query. Set it before
-// parsing starts, not while parsers run.
-var PythonWalker = true
-
-// setRawWalk makes the Python walk read the tree's subtrees directly (on,
-// the default) or go through the public cursor (off): tests compare the
-// two, and both with the query. Set it before parsing starts.
-func setRawWalk(on bool) {
-	if on {
-		C.grit_walk_raw = 1
-	} else {
-		C.grit_walk_raw = 0
-	}
-}
-
-// rawWalks is how many trees the raw walk has taken (the rest went through
-// the cursor because tsinternal.h did not match the runtime).
-func rawWalks() uint64 { return uint64(C.grit_raw_walks()) }
-
-// pyWalkCaptures are the capture names of queries/python.scm in the order of
-// the GRIT_PY_* constants of extract.h.
-var pyWalkCaptures = []string{
-	"def.function", "def.class", "def.variable", "name", "body", "sig",
-	"doc", "call", "import", "import.module", "import.name", "import.alias", "import.star",
-}
-
 // Parse extracts definitions, calls, imports and references from src.
 func (p *Parser) Parse(ctx context.Context, file string, src []byte) (*index.Parsed, error) {
-	return p.parse(ctx, file, src, PythonWalker)
+	return p.parse(ctx, file, src, UseWalker)
 }
 
-// parse is Parse, with the Python walker on or off.
+// parse is Parse, with the generic walk (walker.go) on or off.
 func (p *Parser) parse(ctx context.Context, file string, src []byte, walk bool) (*index.Parsed, error) {
 	l := langFor(file)
 	if l == nil {
@@ -167,11 +140,14 @@ func (p *Parser) parse(ctx context.Context, file string, src []byte, walk bool) 
 		return nil, err
 	}
 	var q *query
-	var err error
-	if walk && l.walker {
-		q = l.walkQuery() // the walk needs no compiled query: 10 ms saved per process
-	} else if q, err = l.compiled(); err != nil {
-		return nil, err
+	var gw *C.grit_walker
+	if w := l.walkerOf(walk); w != nil {
+		q, gw = w.q, w.c // the walk needs no compiled query: 10 ms saved per process
+	} else {
+		var err error
+		if q, err = l.compiled(); err != nil {
+			return nil, err
+		}
 	}
 	if len(src) > 1<<31-1 {
 		return nil, fmt.Errorf("parse %s: file too large for tree-sitter", file)
@@ -202,15 +178,11 @@ func (p *Parser) parse(ctx context.Context, file string, src []byte, walk bool) 
 	if len(q.isRef) > 0 {
 		isRef = (*C.uint8_t)(unsafe.Pointer(&q.isRef[0]))
 	}
-	var walkCaps *C.uint32_t
-	if walk && len(q.walkCaps) > 0 {
-		walkCaps = (*C.uint32_t)(unsafe.Pointer(&q.walkCaps[0]))
-	}
 	arena := cp.arena
 	if !useArena {
 		arena = nil
 	}
-	C.grit_extract(arena, cp.p, l.ptr, q.ptr, walkCaps, isRef, C.uint32_t(len(q.isRef)), srcPtr, C.uint32_t(len(src)), C.int64_t(budget.Nanoseconds()), res)
+	C.grit_extract(arena, cp.p, l.ptr, q.ptr, gw, isRef, C.uint32_t(len(q.isRef)), srcPtr, C.uint32_t(len(src)), C.int64_t(budget.Nanoseconds()), res)
 	if arena == nil && (res.status == 1 || res.status == 4) {
 		// The parse was halted or failed. tree-sitter 0.25's ts_parser_reset
 		// does not clear a parser's canceled_balancing flag, so the next parse
@@ -324,7 +296,7 @@ func (p *cparser) free() {
 }
 
 func putParser(p *cparser) {
-	if p.res.cap > maxKeptResult || p.res.refcap > maxKeptResult {
+	if C.grit_result_big(p.res, maxKeptResult) {
 		C.grit_result_free(p.res)
 	}
 	parsers.mu.Lock()
@@ -343,9 +315,6 @@ type query struct {
 	roles []role
 	names []string
 	isRef []byte
-	// walkCaps are the capture ids of pyWalkCaptures, for the Python walk
-	// (empty for other languages).
-	walkCaps []uint32
 	// preds are each pattern's text predicates (#eq?, #any-of?), which the
 	// C query cursor leaves to its caller; nil when no pattern has any.
 	preds [][]predicate
@@ -448,35 +417,9 @@ func (l *language) compiled() (*query, error) {
 		}
 		q.preds = preds
 		q.isRef = refSymbols(l)
-		if l.walker {
-			for _, name := range pyWalkCaptures {
-				i := slices.Index(q.names, name)
-				if i < 0 {
-					l.err = fmt.Errorf("query for %s: no capture @%s for the walker", l.name, name)
-					return
-				}
-				q.walkCaps = append(q.walkCaps, uint32(i))
-			}
-		}
 		l.q = q
 	})
 	return l.q, l.err
-}
-
-// walkQuery is what the Python walk needs of a query: its captures, named
-// and numbered as pyWalkCaptures (the walk emits those), and the reference
-// symbols. Building it costs nothing next to compiling queries/python.scm;
-// TestPythonWalkerMatchesQuery holds the two to the same output.
-func (l *language) walkQuery() *query {
-	l.walkOnce.Do(func() {
-		q := &query{names: pyWalkCaptures, isRef: refSymbols(l)}
-		for i, name := range pyWalkCaptures {
-			q.roles = append(q.roles, roleNames[name])
-			q.walkCaps = append(q.walkCaps, uint32(i))
-		}
-		l.walkQ = q
-	})
-	return l.walkQ
 }
 
 // language is one entry of the registry.
@@ -500,8 +443,6 @@ type language struct {
 	// headers is the language a header of this language's extension is
 	// parsed as when its content is C++ (looksCpp): .h serves both.
 	headers *language
-	// walker: the language has a C walk (walk_python.c) that can replace the query.
-	walker bool
 	// imports shapes one import statement's captures (nil: the generic shape).
 	cleanModule func(string) string
 	// refs are the named node types whose text is a reference to a name
@@ -512,8 +453,9 @@ type language struct {
 	q    *query
 	err  error
 
-	walkOnce sync.Once
-	walkQ    *query
+	genericOnce sync.Once // walkerFor
+	generic     *walker
+	genericErr  error
 }
 
 func newLanguage(name, query string, ptr unsafe.Pointer, exts ...string) *language {

@@ -174,8 +174,8 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("def name %q != bytes %q", d.Name, src[d.NameStart:d.NameEnd])
 			}
 		}
-		// Python: the walk (reading subtrees) must give what the query gives.
-		if strings.HasSuffix(name, ".py") {
+		// A walked language: the walk must give what the query cursor gives.
+		if l := langFor(name); l != nil && walkLangs[l.name] {
 			want, err := p.parse(context.Background(), name, []byte(src), false)
 			if err != nil {
 				t.Fatalf("query parse failed where the walk did not: %v", err)

@@ -1,5 +1,5 @@
 // tsinternal.h mirrors the few internal layouts of the tree-sitter runtime
-// that walk_python.c reads to walk a tree without a TSTreeCursor: a
+// that walk_tree.c reads to walk a tree without a TSTreeCursor: a
 // subtree (subtree.h), a length (length.h) and the front of a language
 // (parser.h), as they are in tree-sitter 0.25 (MIT), the version
 // go-tree-sitter v0.25.0 compiles, on a little-endian 64-bit machine.
