@@ -10,7 +10,8 @@ const schemaAppID = 0x47524954
 var schema = store.Schema{
 	AppID: schemaAppID,
 	Migrations: []string{migration1 + migration1Indexes, migration2 + indexSQL(), migration3, reparseAll,
-		reparseAll /* 5: C/C++ annotation macros called with arguments are blanked for the parser */},
+		reparseAll, /* 5: C/C++ annotation macros called with arguments are blanked for the parser */
+		reparseAll /* 6: unbalanced #else branches blanked; C++ operators named "operator |=" */},
 }
 
 // reparseAll makes the next update parse every file again, as after a

@@ -146,13 +146,9 @@ func (c *Corpus) analyse(q Query) queryInfo {
 	for _, id := range qi.ex.Calls {
 		qi.calls[id.Name] = id.Weight
 	}
-	// Only a test file of this repository, named with its directory, makes the
-	// task about tests: issue reports name their own test_x.py all the time.
-	for _, f := range ResolveFrames(pathFrames(qi.ex.Paths), c.fileSet) {
-		if f.Rel != "" && strings.Contains(f.Path, "/") && IsTestPath(f.Rel) {
-			qi.aboutTests = true
-		}
-	}
+	// Only words asking for test work make the task about tests: a report
+	// that names or links a test file (a reproducer, the test that shows the
+	// bug, a diff of one) still wants the code that test exercises fixed.
 	if aboutTestsRE().MatchString(text) {
 		qi.aboutTests = true
 	}

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/grit-dev/grit/internal/index"
@@ -83,6 +84,8 @@ func (c *Corpus) Search(ctx context.Context, ix *index.Index, q Query, start tim
 	r := c.rankFiles(qi, cands, fileC)
 	hits := c.rankDefs(q, qi, cands, defLex, r, k)
 	files := c.listFiles(q, fileC, r, k)
+	putCandidates(cands)
+	putCandidates(fileC)
 	res.Hits, res.Files = hits, files
 	if len(hits) == 0 && len(files) == 0 {
 		qi.note = append(qi.note, "nothing in the index matches the query's words")
@@ -95,8 +98,8 @@ func (c *Corpus) Search(ctx context.Context, ix *index.Index, q Query, start tim
 // scoreSignals computes every raw signal of every definition and file;
 // defLex is the definitions' own lexical scores.
 func (c *Corpus) scoreSignals(ctx context.Context, qi queryInfo) (cands, fileC []candidate, defLex []float64, err error) {
-	cands = make([]candidate, len(c.defs))
-	fileC = make([]candidate, len(c.files))
+	cands = getCandidates(len(c.defs))
+	fileC = getCandidates(len(c.files))
 
 	c.scoreSymbols(qi, cands)
 	c.scorePaths(qi, fileC)
@@ -120,6 +123,24 @@ func (c *Corpus) scoreSignals(ctx context.Context, qi queryInfo) (cands, fileC [
 	return cands, fileC, defLex, nil
 }
 
+// candidatePool keeps the candidate slices of finished searches: one per
+// definition is megabytes on a large repository, and allocating them anew
+// for every query was most of a warm search's garbage.
+var candidatePool sync.Pool // of *[]candidate
+
+// getCandidates returns n zeroed candidates.
+func getCandidates(n int) []candidate {
+	if p, ok := candidatePool.Get().(*[]candidate); ok && cap(*p) >= n {
+		s := (*p)[:n]
+		clear(s)
+		return s
+	}
+	return make([]candidate, n)
+}
+
+// putCandidates gives s back once nothing refers to it.
+func putCandidates(s []candidate) { candidatePool.Put(&s) }
+
 // fileRanking is the files in score order and what decides their place.
 type fileRanking struct {
 	forder    []int             // files with a positive score, best first
@@ -134,7 +155,7 @@ func (c *Corpus) rankFiles(qi queryInfo, cands, fileC []candidate) fileRanking {
 	gen := map[int]bool{} // files among the best found generated or vendored
 	demoted := func(fi int) bool {
 		f := c.files[fi]
-		if qi.named[f.path] {
+		if qi.named[f.path] && (!f.isTest || qi.aboutTests) {
 			return false
 		}
 		return f.isTest && !qi.aboutTests || f.isAux || f.isGen || f.isMinor || gen[fi]

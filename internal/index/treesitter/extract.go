@@ -248,7 +248,7 @@ func (e *extraction) addDef(m *matchCaps) {
 	rd := rawDef{sigStart: -1, bodyStart: -1, namespace: def.role == roleDefNamespace}
 	sp, ep := e.lines.Pos(def.start), e.lines.Pos(def.end)
 	rd.d = index.Def{
-		Lang: e.l.name, Name: e.str(name), Kind: roleKinds[def.role],
+		Lang: e.l.name, Name: operatorName(e.str(name)), Kind: roleKinds[def.role],
 		Start: def.start, End: def.end, NameStart: name.start, NameEnd: name.end,
 		StartLine: sp.Line, StartCol: sp.Col, EndLine: ep.Line, EndCol: ep.Col,
 	}
@@ -637,6 +637,22 @@ func splitQualified(b []byte) (scope string, nameOff int) {
 		scope = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(string(part)), "::"))
 	}
 	return scope, partStart
+}
+
+// operatorName spells a C++ operator's name one way, as the naming
+// convention does: the keyword, one space, the operator without spaces
+// (operator|= and operator |= are both "operator |="; "operator ()",
+// "operator bool"). Any other name is returned as it is.
+func operatorName(name string) string {
+	if !isOperatorAt([]byte(name), 0) || len(name) == len("operator") {
+		return name
+	}
+	rest := strings.TrimSpace(name[len("operator"):])
+	if rest == "" || isIdentByte(rest[0]) {
+		// A conversion or allocation operator: operator bool, operator new[].
+		return "operator " + strings.Join(strings.Fields(rest), " ")
+	}
+	return "operator " + strings.Join(strings.Fields(rest), "")
 }
 
 // isOperatorAt reports whether b[i:] starts with the keyword operator.

@@ -49,7 +49,7 @@ func TestScopeNames(t *testing.T) {
 		{"color.h", []string{"method text_style.text_style", "method text_style.has_emphasis", "function fg"}},
 		{"format.cc", []string{
 			"method ansi_color_escape.ansi_color_escape", "method ansi_color_escape.begin", "function report_error",
-			"method text_style.operator|=", "method text_style.has_foreground", "method iterator.next",
+			"method text_style.operator |=", "method text_style.has_foreground", "method iterator.next",
 			"method formatter.parse", "function print", "method iterator.step", "method buffer.get",
 			"function vprint", "method format_error.code",
 		}},

@@ -163,7 +163,7 @@ func (p *Parser) parse(ctx context.Context, file string, src []byte, walk bool) 
 	}
 	psrc := src // what the parser sees; names and text come from src
 	if l.blankMacros && len(src) > 0 {
-		psrc = blankMacros(src)
+		psrc = blankUnbalancedElse(blankMacros(src))
 	}
 	var srcPtr *C.char
 	if len(src) > 0 {
