@@ -46,15 +46,13 @@ func blankUnbalancedElse(src []byte) []byte {
 	}
 	lineStart := true
 	for i := 0; i < len(src); {
+		next, newline := skipBlank(src, i)
+		lineStart = lineStart || newline
+		if i = next; i >= len(src) {
+			break
+		}
 		c := src[i]
 		switch {
-		case c == '\n':
-			lineStart = true
-			i++
-			continue
-		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
-			i++
-			continue
 		case c == '#' && lineStart:
 			end := skipPreprocessor(src, i)
 			switch directive(src[i+1 : end]) {
@@ -80,14 +78,6 @@ func blankUnbalancedElse(src []byte) []byte {
 				}
 			}
 			i = end
-			continue
-		case c == '/' && i+1 < len(src) && src[i+1] == '/':
-			for i < len(src) && src[i] != '\n' {
-				i++
-			}
-			continue
-		case c == '/' && i+1 < len(src) && src[i+1] == '*':
-			i = indexFrom(src, i+2, "*/") + 2
 			continue
 		case c == '"' || c == '\'':
 			i = skipQuoted(src, i)

@@ -23,26 +23,15 @@ func blankMacros(src []byte) []byte {
 	var prev byte     // the last character of the previous token
 	scope := false    // the previous token is "::"
 	for i := 0; i < len(src); {
+		next, newline := skipBlank(src, i)
+		lineStart = lineStart || newline
+		if i = next; i >= len(src) {
+			break
+		}
 		c := src[i]
 		switch {
-		case c == '\n':
-			lineStart = true
-			i++
-			continue
-		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
-			i++
-			continue
 		case c == '#' && lineStart:
 			i = skipPreprocessor(src, i)
-			continue
-		case c == '/' && i+1 < len(src) && src[i+1] == '/':
-			for i < len(src) && src[i] != '\n' {
-				i++
-			}
-			continue
-		case c == '/' && i+1 < len(src) && src[i+1] == '*':
-			end := indexFrom(src, i+2, "*/")
-			i = end + 2
 			continue
 		case c == '"' || c == '\'':
 			i = skipQuoted(src, i)
@@ -189,6 +178,29 @@ func skipPreprocessor(src []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// skipBlank returns the index of the first byte at or after i that is not
+// white space or a comment, and whether a line ended before it.
+func skipBlank(src []byte, i int) (next int, newline bool) {
+	for i < len(src) {
+		switch c := src[i]; {
+		case c == '\n':
+			newline = true
+			i++
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+			i++
+		case c == '/' && i+1 < len(src) && src[i+1] == '/':
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+		case c == '/' && i+1 < len(src) && src[i+1] == '*':
+			i = indexFrom(src, i+2, "*/") + 2
+		default:
+			return i, newline
+		}
+	}
+	return i, newline
 }
 
 // skipQuoted returns the index after the string or character literal
