@@ -141,31 +141,20 @@ func isMacroName(w []byte) bool {
 // or a brace (a comment or a line break in between allowed); after a
 // declarator's ")" also a constructor's ":", a "->" or an "=" (= default).
 func annotationFollows(src []byte, i int, afterParen bool) bool {
-	for i < len(src) {
-		c := src[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
-			i++
-		case c == '/' && i+1 < len(src) && src[i+1] == '/':
-			for i < len(src) && src[i] != '\n' {
-				i++
-			}
-		case c == '/' && i+1 < len(src) && src[i+1] == '*':
-			i = indexFrom(src, i+2, "*/") + 2
-		default:
-			if afterParen {
-				next := byte(0)
-				if i+1 < len(src) {
-					next = src[i+1]
-				}
-				if c == ':' && next != ':' || c == '-' && next == '>' || c == '=' && next != '=' {
-					return true
-				}
-			}
-			return c == '{' || c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	if i, _ = skipBlank(src, i); i >= len(src) {
+		return false
+	}
+	c := src[i]
+	if afterParen {
+		next := byte(0)
+		if i+1 < len(src) {
+			next = src[i+1]
+		}
+		if c == ':' && next != ':' || c == '-' && next == '>' || c == '=' && next != '=' {
+			return true
 		}
 	}
-	return false
+	return c == '{' || c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // skipPreprocessor returns the end of the directive starting at i (its
