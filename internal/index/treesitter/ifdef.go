@@ -17,9 +17,9 @@ import "bytes"
 // are blanked (spaces of the same length, lines kept), so offsets stay the
 // source's.
 
-// blankUnbalancedElse returns src with the #elif/#else branches of every
-// conditional whose first branch opens or closes more braces than it
-// closes or opens, or src itself when there are none.
+// blankUnbalancedElse returns src with the #elif/#else branches and the
+// directives of every conditional whose first branch opens or closes more
+// braces than it closes or opens blanked, or src itself when there are none.
 func blankUnbalancedElse(src []byte) []byte {
 	if !bytes.Contains(src, []byte("#else")) && !bytes.Contains(src, []byte("#elif")) {
 		return src
