@@ -16,7 +16,7 @@ func (ix *Index) Calls(ctx context.Context, path string) ([]Call, error) {
 	if _, err := ix.File(ctx, rel); err != nil {
 		return nil, err
 	}
-	out, err := ix.queryCalls(ctx, "calls", `WHERE f.path = ?`, rel)
+	out, err := ix.queryCalls(ctx, "calls", `WHERE `+byPath, pathArgs(rel)...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Offset < out[j].Offset })
 	return out, err
 }
@@ -121,7 +121,7 @@ func (ix *Index) Imports(ctx context.Context, path string) ([]Import, error) {
 	}
 	rows, err := ix.db.QueryContext(ctx, `SELECT i.module, i.names, i.alias, coalesce(r.path, ''), i.line
 		FROM imports i JOIN files f ON f.id = i.file_id LEFT JOIN files r ON r.id = i.resolved_id
-		WHERE f.path = ? ORDER BY i.line, i.rowid`, rel)
+		WHERE `+byPath+` ORDER BY i.line, i.seq`, pathArgs(rel)...)
 	if err != nil {
 		return nil, fmt.Errorf("imports: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,6 +32,21 @@ type Index struct {
 	dbPath string
 	db     *store.DB
 }
+
+// pathKey is the files.path_key of a path: its 32-bit FNV-1a hash cut to
+// 31 bits, which SQLite stores in 4 bytes. A file is looked up by path as
+// byPath says, through the index of these keys.
+func pathKey(path string) int64 {
+	h := fnv.New32a()
+	h.Write([]byte(path))
+	return int64(h.Sum32() & 0x7fffffff)
+}
+
+// byPath is the condition that selects the files row f of a path, given
+// pathKey(path) and path as its two arguments (pathArgs).
+const byPath = `f.path_key = ? AND f.path = ?`
+
+func pathArgs(path string) []any { return []any{pathKey(path), path} }
 
 // DBPath is where the index of root lives.
 func DBPath(root string) string { return filepath.Join(root, ".grit", "index.db") }
@@ -179,7 +195,7 @@ func (ix *Index) File(ctx context.Context, path string) (File, error) {
 	if err != nil {
 		return File{}, err
 	}
-	f, err := scanFile(ix.db.QueryRowContext(ctx, `SELECT path, lang, size, mtime, hash FROM files WHERE path = ? AND skip = ''`, rel))
+	f, err := scanFile(ix.db.QueryRowContext(ctx, `SELECT path, lang, size, mtime, hash FROM files f WHERE `+byPath+` AND skip = ''`, pathArgs(rel)...))
 	if errors.Is(err, sql.ErrNoRows) {
 		return File{}, fmt.Errorf("%s: %w", rel, ErrNotIndexed)
 	}
@@ -248,7 +264,7 @@ func (ix *Index) Symbols(ctx context.Context, path string) ([]Def, error) {
 	if _, err := ix.File(ctx, rel); err != nil {
 		return nil, err
 	}
-	return ix.queryDefs(ctx, "symbols", `WHERE f.path = ? ORDER BY d.start, d."end" DESC`, rel)
+	return ix.queryDefs(ctx, "symbols", `WHERE `+byPath+` ORDER BY d.start, d."end" DESC`, pathArgs(rel)...)
 }
 
 // AllDefs returns every definition in the repository (the search scores them all).
@@ -260,8 +276,8 @@ func (ix *Index) AllDefs(ctx context.Context) ([]Def, error) {
 // ("Session.get"), or "path::qname". Sorted by path then start.
 func (ix *Index) Lookup(ctx context.Context, name string) ([]Def, error) {
 	if p, q, ok := strings.Cut(name, "::"); ok {
-		return ix.queryDefs(ctx, "lookup", `WHERE f.path = ? AND n.name = ? AND d.parent = ? ORDER BY f.path, d.start`,
-			span.Clean(p), q[strings.LastIndexByte(q, '.')+1:], parentOf(q))
+		return ix.queryDefs(ctx, "lookup", `WHERE `+byPath+` AND n.name = ? AND d.parent = ? ORDER BY f.path, d.start`,
+			append(pathArgs(span.Clean(p)), q[strings.LastIndexByte(q, '.')+1:], parentOf(q))...)
 	}
 	if strings.Contains(name, ".") {
 		last := name[strings.LastIndexByte(name, '.')+1:]
@@ -295,7 +311,7 @@ func (ix *Index) DefAt(ctx context.Context, path string, off int) (Def, bool, er
 		return Def{}, false, err
 	}
 	ds, err := ix.queryDefs(ctx, fmt.Sprintf("def at %s:%d", rel, off),
-		`WHERE f.path = ? AND d.start <= ? AND d."end" > ? ORDER BY d.start DESC, d."end" ASC LIMIT 1`, rel, off, off)
+		`WHERE `+byPath+` AND d.start <= ? AND d."end" > ? ORDER BY d.start DESC, d."end" ASC LIMIT 1`, append(pathArgs(rel), off, off)...)
 	if err != nil || len(ds) == 0 {
 		return Def{}, false, err
 	}

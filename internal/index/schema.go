@@ -9,9 +9,10 @@ const schemaAppID = 0x47524954
 // released migration: append one.
 var schema = store.Schema{
 	AppID: schemaAppID,
-	Migrations: []string{migration1 + migration1Indexes, migration2 + indexSQL(), migration3, reparseAll,
+	Migrations: []string{migration1 + migration1Indexes, migration2 + migration2Indexes, migration3, reparseAll,
 		reparseAll, /* 5: C/C++ annotation macros called with arguments are blanked for the parser */
-		reparseAll /* 6: unbalanced #else branches blanked; C++ operators named "operator |=" */},
+		reparseAll, /* 6: unbalanced #else branches blanked; C++ operators named "operator |=" */
+		migration7 + indexSQL()},
 }
 
 // reparseAll makes the next update parse every file again, as after a
@@ -160,12 +161,69 @@ CREATE TABLE refs(
 );
 `
 
+// migration2Indexes are the secondary indexes migration 2 created.
+const migration2Indexes = `
+CREATE INDEX IF NOT EXISTS defs_file ON defs(file_id, start);
+CREATE INDEX IF NOT EXISTS defs_name ON defs(name_id);
+CREATE INDEX IF NOT EXISTS calls_callee ON calls(callee_id) WHERE callee_id != 0;
+CREATE INDEX IF NOT EXISTS imports_file ON imports(file_id);
+`
+
+// migration7 makes the database smaller again (Java's was 0.54x its
+// source: paths are long and imports many). The index starts over:
+//   - files are found by path through an index of a 31-bit hash of the
+//     path (pathKey), 4 bytes an entry, instead of the path's UNIQUE index,
+//     which held every path a second time (a seventh of the database);
+//   - imports are keyed by (file, place in the file) without a rowid, so
+//     they need no index by file.
+const migration7 = `
+DROP TABLE IF EXISTS refs;
+DROP TABLE IF EXISTS calls;
+DROP TABLE IF EXISTS imports;
+DROP TABLE IF EXISTS defs;
+DROP TABLE IF EXISTS names;
+DROP TABLE IF EXISTS files;
+DELETE FROM meta;
+INSERT INTO meta VALUES('defs', 0);
+CREATE TABLE files(
+	id INTEGER PRIMARY KEY,
+	path TEXT NOT NULL,            -- unique: the writer adds a path only if the index lacks it
+	path_key INTEGER NOT NULL,     -- pathKey(path)
+	lang TEXT NOT NULL,
+	size INTEGER NOT NULL,
+	mtime INTEGER NOT NULL,        -- Unix nanoseconds
+	hash BLOB NOT NULL,            -- SHA-256
+	errors INTEGER NOT NULL,       -- ERROR/MISSING nodes
+	skip TEXT NOT NULL DEFAULT ''  -- why the file is not indexed, '' if it is
+);
+CREATE TABLE names(id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+CREATE TABLE defs(
+	id INTEGER PRIMARY KEY,
+	file_id INTEGER NOT NULL,
+	name_id INTEGER NOT NULL,
+	parent TEXT NOT NULL,          -- the qualified name is parent.name, or name if parent is ''
+	kind INTEGER NOT NULL,
+	start INTEGER NOT NULL, "end" INTEGER NOT NULL,
+	name_start INTEGER NOT NULL, name_end INTEGER NOT NULL,
+	start_line INTEGER NOT NULL, start_col INTEGER NOT NULL,
+	end_line INTEGER NOT NULL, end_col INTEGER NOT NULL,
+	signature TEXT NOT NULL,
+	doc TEXT NOT NULL
+);
+CREATE TABLE calls(` + callsColumns + `) WITHOUT ROWID;
+CREATE TABLE imports(` + importsColumns + `) WITHOUT ROWID;
+CREATE TABLE refs(
+	file_id INTEGER PRIMARY KEY,
+	names BLOB NOT NULL
+);
+`
+
 // secondaryIndexes are dropped before a cold build and created after it.
 var secondaryIndexes = []struct{ name, def string }{
+	{"files_path", "files(path_key)"},
 	{"defs_file", "defs(file_id, start)"},
 	{"defs_name", "defs(name_id)"},
 	{"calls_callee", "calls(callee_id) WHERE callee_id != 0"},
-	{"imports_file", "imports(file_id)"},
 }
 
 func indexSQL() string {
@@ -185,4 +243,17 @@ const callsColumns = `
 	callee_id INTEGER NOT NULL,    -- resolved definition, 0 if unresolved
 	sites BLOB NOT NULL,           -- as many pairs as call sites
 	PRIMARY KEY(file_id, caller_id, name_id)
+`
+
+// importsColumns is the imports table's definition since migration 7 (a
+// cold build loads a temporary table of the same shape first).
+const importsColumns = `
+	file_id INTEGER NOT NULL,
+	seq INTEGER NOT NULL,          -- its place among the file's imports, from 0
+	module TEXT NOT NULL,
+	names TEXT NOT NULL,           -- space-separated
+	alias TEXT NOT NULL,
+	resolved_id INTEGER NOT NULL,  -- files.id, 0 if external
+	line INTEGER NOT NULL,
+	PRIMARY KEY(file_id, seq)
 `

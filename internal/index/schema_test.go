@@ -2,8 +2,10 @@ package index
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/grit-dev/grit/internal/store"
@@ -170,6 +172,91 @@ func TestCountSites(t *testing.T) {
 		})
 		if got != n {
 			t.Errorf("countSites(packCalls(%d calls)) = %d", n, got)
+		}
+	}
+}
+
+// TestMigrateTo7: an index of schema 6 (paths held twice by their UNIQUE
+// index, imports with a rowid) opens, starts over and is found by path.
+func TestMigrateTo7(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "a.py"), []byte("x = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old, err := store.Open(ctx, DBPath(root), store.Schema{AppID: schemaAppID, Migrations: schema.Migrations[:6]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`INSERT INTO files(id, path, lang, size, mtime, hash, errors) VALUES(1, 'a.py', 'python', 6, 0, x'00', 0)`,
+		`INSERT INTO imports VALUES(1, 'os', '', '', 0, 1)`,
+	} {
+		if _, err := old.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old.Close()
+
+	ix, err := Open(ctx, root, stubParser{}, Options{})
+	if err != nil {
+		t.Fatalf("Open(schema 6 database) = %v", err)
+	}
+	defer ix.Close()
+	var n int
+	if err := ix.DB().QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE tbl_name IN ('files', 'imports') AND name LIKE 'sqlite_autoindex%'`).Scan(&n); err != nil || n != 0 {
+		t.Errorf("after the migration files and imports have %d automatic indexes (%v), want 0", n, err)
+	}
+	st, err := ix.Update(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Parsed != 1 || st.Defs != 1 {
+		t.Errorf("Update() after migration parsed %d, %d defs; want 1, 1", st.Parsed, st.Defs)
+	}
+	if ds, err := ix.Symbols(ctx, "a.py"); err != nil || len(ds) != 1 {
+		t.Errorf("Symbols(a.py) = %v, %v; want one definition", ds, err)
+	}
+}
+
+// TestPathKeyCollision: two files whose paths have the same pathKey are
+// each found by their own path.
+func TestPathKeyCollision(t *testing.T) {
+	seen := map[int64]string{}
+	var a, b string
+	for i := 0; a == "" && i < 1<<20; i++ {
+		p := fmt.Sprintf("f%d.py", i)
+		k := pathKey(p)
+		if q, ok := seen[k]; ok {
+			a, b = q, p
+		}
+		seen[k] = p
+	}
+	if a == "" {
+		t.Fatal("no two paths with the same key among a million")
+	}
+	ctx := context.Background()
+	root := t.TempDir()
+	for _, p := range []string{a, b} {
+		if err := os.WriteFile(filepath.Join(root, p), []byte("x = 1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix, err := Open(ctx, root, stubParser{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if _, err := ix.Update(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{a, b} {
+		ds, err := ix.Symbols(ctx, p)
+		if want := strings.TrimSuffix(p, ".py"); err != nil || len(ds) != 1 || ds[0].Name != want || ds[0].Path != p {
+			t.Errorf("Symbols(%s) = %+v, %v; want one definition %s in %s", p, ds, err, want, p)
+		}
+		if f, err := ix.File(ctx, p); err != nil || f.Path != p {
+			t.Errorf("File(%s) = %+v, %v", p, f, err)
 		}
 	}
 }

@@ -185,7 +185,16 @@ func (w *writer) begin(ctx context.Context, toRead []seenFile, removed []string)
 	w.defIns = newBulk(w.tx, "defs", 15)
 	w.refIns = newBulk(w.tx, "refs", 2)
 	w.nameIns = newBulk(w.tx, "names", 2)
-	w.impIns = newBulk(w.tx, "imports", 6)
+	w.impIns = newBulk(w.tx, "imports", 7)
+	if w.cold {
+		// Loaded into a temporary table and copied at the end, as calls
+		// are (finish): a WITHOUT ROWID b-tree filled row by row in key
+		// order is left a seventh empty.
+		if _, err := w.tx.ExecContext(ctx, `CREATE TEMP TABLE imports_load(`+importsColumns+`) WITHOUT ROWID`); err != nil {
+			return err
+		}
+		w.impIns = newBulk(w.tx, "temp.imports_load", 7)
+	}
 	if w.cold {
 		w.coldIDs = make(map[string]int64, len(toRead))
 		paths := make([]string, len(toRead))
@@ -471,13 +480,13 @@ func (w *writer) upsertFile(ctx context.Context, c *parsedFile, old *storedFile)
 	id := w.nextFile
 	w.nextFile++
 	if w.insFile == nil {
-		st, err := w.tx.PrepareContext(ctx, `INSERT INTO files(id, path, lang, size, mtime, hash, errors, skip) VALUES(?, ?, ?, ?, ?, ?, ?, ?)`)
+		st, err := w.tx.PrepareContext(ctx, `INSERT INTO files(id, path, path_key, lang, size, mtime, hash, errors, skip) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 		if err != nil {
 			return 0, err
 		}
 		w.insFile = st
 	}
-	_, err := w.insFile.ExecContext(ctx, id, c.seen.path, c.seen.lang, c.seen.size, c.seen.mtime, c.hash, errs, c.skip)
+	_, err := w.insFile.ExecContext(ctx, id, c.seen.path, pathKey(c.seen.path), c.seen.lang, c.seen.size, c.seen.mtime, c.hash, errs, c.skip)
 	return id, err
 }
 

@@ -8,10 +8,19 @@ import (
 // writeImports stores the imports of parsed files, resolved against the
 // files now indexed; when files came or went it re-resolves every import.
 func (w *writer) writeImports(ctx context.Context, reresolve bool) error {
-	defer w.impIns.close()
 	if err := w.impIns.flush(ctx); err != nil { // a cold build's, written as it went
 		return err
 	}
+	w.impIns.close()
+	if w.cold {
+		for _, q := range []string{`INSERT INTO main.imports SELECT * FROM temp.imports_load`, `DROP TABLE temp.imports_load`} {
+			if _, err := w.tx.ExecContext(ctx, q); err != nil {
+				return err
+			}
+		}
+	}
+	w.impIns = newBulk(w.tx, "imports", 7)
+	defer w.impIns.close()
 	if len(w.newImports) == 0 && !reresolve {
 		return nil
 	}
@@ -30,8 +39,8 @@ func (w *writer) writeImports(ctx context.Context, reresolve bool) error {
 		}
 	}
 	for _, pi := range w.newImports {
-		for _, imp := range pi.imports {
-			if err := w.insertImport(ctx, pi.fileID, imp, ids[res.resolve(pi.lang, pi.path, imp)]); err != nil {
+		for i, imp := range pi.imports {
+			if err := w.insertImport(ctx, pi.fileID, i, imp, ids[res.resolve(pi.lang, pi.path, imp)]); err != nil {
 				return err
 			}
 		}
@@ -39,22 +48,22 @@ func (w *writer) writeImports(ctx context.Context, reresolve bool) error {
 	return w.impIns.flush(ctx)
 }
 
-// insertImport adds one imports row.
-func (w *writer) insertImport(ctx context.Context, file int64, imp Import, resolved int64) error {
-	return w.impIns.add(ctx, file, imp.Module, strings.Join(imp.Names, " "), imp.Alias, resolved, imp.Line)
+// insertImport adds one imports row: the file's import number seq.
+func (w *writer) insertImport(ctx context.Context, file int64, seq int, imp Import, resolved int64) error {
+	return w.impIns.add(ctx, file, seq, imp.Module, strings.Join(imp.Names, " "), imp.Alias, resolved, imp.Line)
 }
 
 func (w *writer) reresolve(ctx context.Context, res *resolver, ids map[string]int64) error {
-	rows, err := w.tx.QueryContext(ctx, `SELECT i.rowid, i.file_id, f.path, f.lang, i.module, i.names, i.resolved_id FROM imports i JOIN files f ON f.id = i.file_id`)
+	rows, err := w.tx.QueryContext(ctx, `SELECT i.seq, i.file_id, f.path, f.lang, i.module, i.names, i.resolved_id FROM imports i JOIN files f ON f.id = i.file_id`)
 	if err != nil {
 		return err
 	}
-	type upd struct{ rowid, resolved, file int64 }
+	type upd struct{ seq, resolved, file int64 }
 	var ups []upd
 	for rows.Next() {
 		var u upd
 		var p, lang, module, names string
-		if err := rows.Scan(&u.rowid, &u.file, &p, &lang, &module, &names, &u.resolved); err != nil {
+		if err := rows.Scan(&u.seq, &u.file, &p, &lang, &module, &names, &u.resolved); err != nil {
 			rows.Close()
 			return err
 		}
@@ -72,7 +81,7 @@ func (w *writer) reresolve(ctx context.Context, res *resolver, ids map[string]in
 		return err
 	}
 	for _, u := range ups {
-		if _, err := w.tx.ExecContext(ctx, `UPDATE imports SET resolved_id = ? WHERE rowid = ?`, u.resolved, u.rowid); err != nil {
+		if _, err := w.tx.ExecContext(ctx, `UPDATE imports SET resolved_id = ? WHERE file_id = ? AND seq = ?`, u.resolved, u.file, u.seq); err != nil {
 			return err
 		}
 		if _, ok := w.newCalls[u.file]; !ok {
@@ -124,9 +133,9 @@ func (w *writer) storeImports(ctx context.Context, fileID int64, c *parsedFile, 
 		}
 		return nil
 	}
-	for _, imp := range p.Imports {
+	for i, imp := range p.Imports {
 		resolved := w.coldIDs[w.coldRes.resolve(c.seen.lang, c.seen.path, imp)]
-		if err := w.insertImport(ctx, fileID, imp, resolved); err != nil {
+		if err := w.insertImport(ctx, fileID, i, imp, resolved); err != nil {
 			return err
 		}
 		if resolved != 0 {
@@ -141,7 +150,7 @@ func (w *writer) storeImports(ctx context.Context, fileID int64, c *parsedFile, 
 
 // sameImports reports whether file's stored imports are imps, in order.
 func (w *writer) sameImports(ctx context.Context, file int64, imps []Import) (bool, error) {
-	rows, err := w.tx.QueryContext(ctx, `SELECT module, names, alias, line FROM imports WHERE file_id = ? ORDER BY rowid`, file)
+	rows, err := w.tx.QueryContext(ctx, `SELECT module, names, alias, line FROM imports WHERE file_id = ? ORDER BY seq`, file)
 	if err != nil {
 		return false, err
 	}
