@@ -35,7 +35,7 @@ type ruleKind uint8
 
 const (
 	ruleRegexp ruleKind = iota
-	ruleExact           // "MANIFEST"
+	ruleExact           // "MANIFEST", "/build/", "docs/out.txt"
 	ruleSuffix          // "*.pyc"
 	rulePrefix          // "tmp*"
 )
@@ -144,7 +144,10 @@ func parseIgnore(data []byte, dir string) *ignoreFile {
 		r.base = !anchored && !strings.Contains(line, "**")
 		const meta = `*?[\`
 		switch {
-		case r.base && !strings.ContainsAny(line, meta):
+		case !strings.ContainsAny(line, meta):
+			// A name, or a path from the ignore file's directory
+			// ("/target/", "docs/out.txt"): one string comparison, and no
+			// regexp compiled on every walk.
 			r.kind, r.lit = ruleExact, line
 		case r.base && line[0] == '*' && !strings.ContainsAny(line[1:], meta):
 			r.kind, r.lit = ruleSuffix, line[1:]

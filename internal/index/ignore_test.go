@@ -37,6 +37,14 @@ func TestIgnoreMatch(t *testing.T) {
 		{"literal after a class missing", "[ab]cache*x", "", "d/bcachx", false, false},
 		{"anchored literal prefix missing", "doc/src/*.pdf", "", "doc/srx/a.pdf", false, false},
 		{"dot star", ".*cache", "", "a/.mypycache", true, true},
+		{"anchored name", "/bin/", "", "bin", true, true},
+		{"anchored name deeper", "/bin/", "", "a/bin", true, false},
+		{"anchored name is a directory", "/bin/", "", "bin", false, false},
+		{"literal path", "event-sourcing/Journal.json", "", "event-sourcing/Journal.json", false, true},
+		{"literal path elsewhere", "event-sourcing/Journal.json", "", "x/event-sourcing/Journal.json", false, false},
+		{"literal path with spaces", "etc/A B.puml", "", "etc/A B.puml", false, true},
+		{"anchored name in a nested file", "/target/", "sub", "sub/target", true, true},
+		{"anchored name in a nested file deeper", "/target/", "sub", "sub/x/target", true, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

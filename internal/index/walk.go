@@ -48,6 +48,7 @@ func walk(root string, p Parser, maxSize int64, cachePath string) (files []seenF
 	w := &walker{realRoot: realRoot, parser: p, maxSize: maxSize, start: time.Now()}
 	if cachePath != "" {
 		w.cache = loadDirCache(cachePath)
+		w.visited = make([]cachedDir, 0, len(w.cache))
 	}
 	w.cond.L = &w.mu
 	w.queue = []dirJob{{dir: root, ig: base}}
