@@ -284,8 +284,9 @@ func (r *resolver) java(importer string, imp Import) string {
 	if len(imp.Names) == 1 && imp.Names[0] == "*" {
 		// The package's directory, nearest to the importer.
 		best, bestShared := "", -1
+		sub := "/" + dir // made once: this loop runs over every package directory
 		for _, d := range r.javaDirs {
-			if d != dir && !strings.HasSuffix(d, "/"+dir) {
+			if d != dir && !strings.HasSuffix(d, sub) {
 				continue
 			}
 			if n := sharedDirs(importer, r.javaDir[d]); n > bestShared {
