@@ -113,10 +113,10 @@ func decodeDirCache(b []byte) (map[string]*cachedDir, error) {
 		if k > uint64(len(s)) {
 			return nil, errDirCache
 		}
-		if uint64(cap(ents)-len(ents)) < k {
+		if ents == nil || uint64(cap(ents)-len(ents)) < k { // never nil: a nil listing is none
 			ents = make([]dirEntry, 0, max(k, 4096))
 		}
-		c.ents = ents[len(ents):len(ents):len(ents)+int(k)]
+		c.ents = ents[len(ents) : len(ents) : len(ents)+int(k)]
 		ents = ents[:len(ents)+int(k)]
 		for j := uint64(0); j < k && d.err == nil; j++ {
 			t := d.uvarint()

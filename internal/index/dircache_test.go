@@ -37,6 +37,18 @@ func TestDirCacheRoundTrip(t *testing.T) {
 	}
 }
 
+// TestDirCacheEmptyFirst: an empty directory decodes to an empty listing,
+// not to none (the walk caches only listings it has), wherever it comes.
+func TestDirCacheEmptyFirst(t *testing.T) {
+	got, err := decodeDirCache(encodeDirCache([]cachedDir{{rel: "empty", ents: []dirEntry{}}, {rel: "", ents: []dirEntry{{name: "a.go"}}}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := got["empty"]; c == nil || c.ents == nil {
+		t.Errorf("decoded listing of an empty directory = %+v, want an empty non-nil listing", c)
+	}
+}
+
 func TestRacy(t *testing.T) {
 	start := time.Unix(100, 0)
 	tests := []struct {
