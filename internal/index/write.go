@@ -194,8 +194,6 @@ func (w *writer) begin(ctx context.Context, toRead []seenFile, removed []string)
 			return err
 		}
 		w.impIns = newBulk(w.tx, "temp.imports_load", 7)
-	}
-	if w.cold {
 		w.coldIDs = make(map[string]int64, len(toRead))
 		paths := make([]string, len(toRead))
 		var size int64
