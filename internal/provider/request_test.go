@@ -50,6 +50,31 @@ func wireRequest() *Request {
 	}
 }
 
+// edgeRequest holds the corner cases of the translation: temperature 0,
+// schemas that are empty, null or odd, a tool result with no content, a
+// user turn of only an image, and cache breakpoints without tools.
+func edgeRequest() *Request {
+	zero := 0.0
+	return &Request{
+		System:      "S",
+		CacheSystem: true,
+		MaxTokens:   -1,
+		Temperature: &zero,
+		Tools: []ToolSpec{
+			{Name: "Empty", Description: "no keywords", InputSchema: json.RawMessage(`{}`)},
+			{Name: "Null", InputSchema: json.RawMessage(`null`)},
+			{Name: "Odd", InputSchema: json.RawMessage(`{"type":"array","required":[],"properties":null,"items":{"type":"string"}}`)},
+			{Name: "Mixed", InputSchema: json.RawMessage(`{"properties":{"a":{}},"required":["a",1]}`)},
+		},
+		Messages: []Message{
+			{Role: RoleUser, Content: []Block{{Type: BlockImage, MediaType: "image/jpeg", Data: "/9j/"}}},
+			{Role: RoleAssistant, Content: []Block{{Type: BlockToolUse, ID: "c1", Name: "Empty", Input: json.RawMessage(`{}`)}}},
+			{Role: RoleUser, Content: []Block{{Type: BlockToolResult, ToolUseID: "c1"}}},
+			{Role: RoleAssistant, Content: []Block{{Type: BlockText, Text: "Done."}}},
+		},
+	}
+}
+
 // requestCase is one request and the endpoint it goes to.
 type requestCase struct {
 	name string
@@ -70,10 +95,11 @@ func requestCases(t *testing.T) []requestCase {
 	openai := func(official bool) func(t *testing.T, srv *replayServer, req *Request) error {
 		return func(t *testing.T, srv *replayServer, req *Request) error {
 			srv.replies = append(srv.replies, openaiText)
-			p, _ := newTestOpenAI(t, srv, "")
+			base := "" // the replay server: a compatible server
 			if official {
-				p.baseURL = "https://api.openai.com/v1" // selects max_completion_tokens
+				base = "https://api.openai.com/v1" // served by the replay server
 			}
+			p, _ := newTestOpenAI(t, srv, base)
 			_, err := p.Send(context.Background(), req, nil)
 			return err
 		}
@@ -103,6 +129,8 @@ func requestCases(t *testing.T) []requestCase {
 		{"openai.minimal", openai(false), userSays("hi"), nil},
 		{"openai.official", openai(true), wireRequest(), nil},
 		{"openai.compatible", openai(false), wireRequest(), nil},
+		{"anthropic.edges", anthropic, edgeRequest(), nil},
+		{"openai.edges", openai(false), edgeRequest(), nil},
 		{"anthropic.nokey", noKey("anthropic:claude-sonnet-4-5", "", anthropicText), userSays("hi"), map[string]string{"ANTHROPIC_API_KEY": ""}},
 		{"openai.nokey", noKey("openai:qwen3-coder", "/v1", openaiText), userSays("hi"), map[string]string{"OPENAI_API_KEY": ""}},
 		{"openai.org", openai(true), userSays("hi"), map[string]string{"OPENAI_ORG_ID": "org-1", "OPENAI_PROJECT_ID": "proj_1", "OPENAI_CUSTOM_HEADERS": "X-Title: grit\nHTTP-Referer:  https://grit.dev "}},
