@@ -183,6 +183,7 @@ func TestOpenAIErrors(t *testing.T) {
 		{"vLLM context length", "vllm_too_long", ErrContextLength, []string{"32768 tokens"}, ""},
 		{"llama.cpp context size", "llamacpp_too_long", ErrContextLength, []string{"context size"}, ""},
 		{"malformed chunk", "malformed", nil, []string{"openai"}, ""},
+		{"not an event stream", "html", nil, []string{"malformed response", "text/html, not an event stream"}, ""},
 		{"stream cut before finish_reason", "truncated", nil, []string{"malformed response", "finish_reason"}, "Half a"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
