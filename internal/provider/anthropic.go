@@ -286,8 +286,8 @@ type (
 	}
 )
 
-// anthropicMessageState is the reply accumulated from the events so far.
-type anthropicMessageState struct {
+// anthropicState is the reply accumulated from the events so far.
+type anthropicState struct {
 	model      string
 	stopReason string
 	usage      Usage
@@ -295,11 +295,11 @@ type anthropicMessageState struct {
 }
 
 // apply accumulates one event, as the SDK's Message.Accumulate did.
-func (m *anthropicMessageState) apply(ev *anthropicEvent) error {
+func (m *anthropicState) apply(ev *anthropicEvent) error {
 	switch ev.Type {
 	case "message_start":
 		u := ev.Message.Usage
-		*m = anthropicMessageState{model: ev.Message.Model, stopReason: ev.Message.StopReason}
+		*m = anthropicState{model: ev.Message.Model, stopReason: ev.Message.StopReason}
 		m.usage = Usage{InputTokens: deref(u.InputTokens), OutputTokens: u.OutputTokens,
 			CacheReadTokens: deref(u.CacheReadInputTokens), CacheWriteTokens: deref(u.CacheCreationInputTokens)}
 	case "message_delta":
@@ -354,7 +354,7 @@ func setIf(dst *int, n *int) {
 }
 
 // response converts what has been accumulated, complete or not.
-func (m *anthropicMessageState) response() *Response {
+func (m *anthropicState) response() *Response {
 	resp := &Response{Model: m.model, StopReason: StopReason(m.stopReason), Usage: m.usage}
 	for _, b := range m.blocks {
 		switch b.Type {
@@ -382,7 +382,7 @@ func (p *anthropicProvider) stream(ctx context.Context, body []byte, emit func(E
 		return nil, err
 	}
 	defer res.Body.Close()
-	var msg anthropicMessageState
+	var msg anthropicState
 	events := newSSEReader(res.Body)
 	seen := false // an event arrived
 	for {

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -289,22 +290,70 @@ type openaiCall struct {
 	args     strings.Builder
 }
 
+// openaiState is the reply accumulated from the chunks so far.
+type openaiState struct {
+	model  string
+	text   strings.Builder
+	calls  map[int]*openaiCall
+	finish string
+	usage  Usage
+}
+
+// apply accumulates one chunk, emitting its text and new tool calls.
+func (s *openaiState) apply(chunk *openaiChunk, emit func(Event)) {
+	if chunk.Model != "" {
+		s.model = chunk.Model
+	}
+	if u := chunk.Usage; u != nil {
+		cached := u.PromptTokensDetails.CachedTokens
+		// prompt_tokens counts the cached ones; Usage keeps them apart.
+		s.usage = Usage{
+			InputTokens:      u.PromptTokens - cached,
+			OutputTokens:     u.CompletionTokens,
+			CacheReadTokens:  cached,
+			CacheWriteTokens: u.PromptTokensDetails.CacheWriteTokens,
+		}
+	}
+	for _, c := range chunk.Choices {
+		if c.Index != 0 {
+			continue // we ask for one choice
+		}
+		d := c.Delta
+		if text := d.Content + d.Refusal; text != "" {
+			s.text.WriteString(text)
+			emit(Event{Type: "text_delta", Text: text})
+		}
+		for _, tc := range d.ToolCalls {
+			call := s.calls[tc.Index]
+			if call == nil {
+				call = &openaiCall{}
+				if s.calls == nil {
+					s.calls = map[int]*openaiCall{}
+				}
+				s.calls[tc.Index] = call
+			}
+			if tc.ID != "" {
+				call.id = tc.ID
+			}
+			if tc.Function.Name != "" && call.name == "" {
+				call.name = tc.Function.Name
+				emit(Event{Type: "tool_use_start", Name: call.name})
+			}
+			call.args.WriteString(tc.Function.Arguments)
+		}
+		if c.FinishReason != "" {
+			s.finish = c.FinishReason
+		}
+	}
+}
+
 // stream makes one streaming call and accumulates the reply.
 func (p *openaiProvider) stream(ctx context.Context, body []byte, emit func(Event)) (*Response, error) {
-	var (
-		model  string
-		text   strings.Builder
-		calls  = map[int]*openaiCall{}
-		finish string
-		usage  Usage
-	)
-	result := func() *Response {
-		return openaiResponse(model, text.String(), calls, finish, usage)
-	}
+	var s openaiState
 	res, err := postJSON(ctx, p.client, "openai", p.base+"/chat/completions", p.header, body)
 	if err != nil {
 		if ctx.Err() != nil {
-			return result(), ctx.Err()
+			return s.response(), ctx.Err()
 		}
 		return nil, err
 	}
@@ -313,78 +362,38 @@ func (p *openaiProvider) stream(ctx context.Context, body []byte, emit func(Even
 	seen := false // an event arrived
 	for {
 		ev, err := events.next()
-		if errors.Is(err, io.EOF) || (err == nil && string(ev.data) == "[DONE]") {
+		if errors.Is(err, io.EOF) || (err == nil && bytes.HasPrefix(ev.data, []byte("[DONE]"))) {
 			break
 		}
 		if err != nil {
 			if ctx.Err() != nil {
-				return result(), ctx.Err()
+				return s.response(), ctx.Err()
 			}
-			return result(), fmt.Errorf("openai: reading the reply: %w", err)
+			return s.response(), fmt.Errorf("openai: reading the reply: %w", err)
 		}
 		seen = true
 		var chunk openaiChunk
 		if err := json.Unmarshal(ev.data, &chunk); err != nil {
-			return result(), malformed("openai", fmt.Errorf("chunk %q: %w", truncate(string(ev.data), 120), err))
+			return s.response(), malformed("openai", fmt.Errorf("chunk %q: %w", truncate(string(ev.data), 120), err))
 		}
 		if len(chunk.Error) > 0 && string(chunk.Error) != "null" {
 			typ, msg := errorFields(ev.data)
-			return result(), classify("openai", 0, typ, msg, 0)
+			return s.response(), classify("openai", 0, typ, msg, 0)
 		}
-		if chunk.Model != "" {
-			model = chunk.Model
-		}
-		if u := chunk.Usage; u != nil {
-			cached := u.PromptTokensDetails.CachedTokens
-			// prompt_tokens counts the cached ones; Usage keeps them apart.
-			usage = Usage{
-				InputTokens:      u.PromptTokens - cached,
-				OutputTokens:     u.CompletionTokens,
-				CacheReadTokens:  cached,
-				CacheWriteTokens: u.PromptTokensDetails.CacheWriteTokens,
-			}
-		}
-		for _, c := range chunk.Choices {
-			if c.Index != 0 {
-				continue // we ask for one choice
-			}
-			d := c.Delta
-			if s := d.Content + d.Refusal; s != "" {
-				text.WriteString(s)
-				emit(Event{Type: "text_delta", Text: s})
-			}
-			for _, tc := range d.ToolCalls {
-				call := calls[tc.Index]
-				if call == nil {
-					call = &openaiCall{}
-					calls[tc.Index] = call
-				}
-				if tc.ID != "" {
-					call.id = tc.ID
-				}
-				if tc.Function.Name != "" && call.name == "" {
-					call.name = tc.Function.Name
-					emit(Event{Type: "tool_use_start", Name: call.name})
-				}
-				call.args.WriteString(tc.Function.Arguments)
-			}
-			if c.FinishReason != "" {
-				finish = c.FinishReason
-			}
-		}
+		s.apply(&chunk, emit)
 	}
 	if ctx.Err() != nil {
-		return result(), ctx.Err()
+		return s.response(), ctx.Err()
 	}
-	if finish == "" {
+	if s.finish == "" {
 		why := ""
 		if !seen {
 			why = notEventStream(res.Header)
 		}
-		return result(), malformed("openai", errors.New("stream ended without a finish_reason"+why))
+		return s.response(), malformed("openai", errors.New("stream ended without a finish_reason"+why))
 	}
 	emit(Event{Type: "message_stop"})
-	return result(), nil
+	return s.response(), nil
 }
 
 // openaiStop maps finish_reason to the neutral stop reasons.
@@ -396,33 +405,34 @@ var openaiStop = map[string]StopReason{
 	"content_filter": StopRefusal,
 }
 
-func openaiResponse(model, text string, calls map[int]*openaiCall, finish string, usage Usage) *Response {
-	resp := &Response{Model: model, Usage: usage}
-	if text != "" {
-		resp.Content = append(resp.Content, Block{Type: BlockText, Text: text})
+// response converts what has been accumulated, complete or not.
+func (s *openaiState) response() *Response {
+	resp := &Response{Model: s.model, Usage: s.usage}
+	if s.text.Len() > 0 {
+		resp.Content = append(resp.Content, Block{Type: BlockText, Text: s.text.String()})
 	}
-	idx := make([]int, 0, len(calls))
-	for i := range calls {
+	idx := make([]int, 0, len(s.calls))
+	for i := range s.calls {
 		idx = append(idx, i)
 	}
 	sort.Ints(idx)
 	for n, i := range idx {
-		c := calls[i]
+		c := s.calls[i]
 		id := c.id
 		if id == "" { // some compatible servers leave it out
 			id = fmt.Sprintf("call_%d", n)
 		}
 		resp.Content = append(resp.Content, Block{Type: BlockToolUse, ID: id, Name: c.name, Input: toolArgs(c.args.String())})
 	}
-	if finish == "" {
+	if s.finish == "" {
 		return resp
 	}
-	stop, ok := openaiStop[finish]
+	stop, ok := openaiStop[s.finish]
 	if !ok {
-		stop = StopReason(finish)
+		stop = StopReason(s.finish)
 	}
 	// Some servers say "stop" after tool calls.
-	if stop == StopEndTurn && len(calls) > 0 {
+	if stop == StopEndTurn && len(s.calls) > 0 {
 		stop = StopToolUse
 	}
 	resp.StopReason = stop
