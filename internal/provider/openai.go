@@ -53,12 +53,19 @@ func newOpenAI(model string, opts Options) *openaiProvider {
 	}
 }
 
-// openaiHeader is the header of every request: the key, when there is one
-// (local servers need none), and what the official SDK read from the
-// environment: OPENAI_ORG_ID, OPENAI_PROJECT_ID and OPENAI_CUSTOM_HEADERS
-// (one "Name: value" a line; for proxies such as OpenRouter's).
+// openaiHeader is the header of every request: what the official SDK read
+// from the environment, OPENAI_ORG_ID, OPENAI_PROJECT_ID and
+// OPENAI_CUSTOM_HEADERS (one "Name: value" a line, for proxies such as
+// OpenRouter's; they win over the first two), then the key, when there is
+// one (local servers need none).
 func openaiHeader(key string) http.Header {
 	h := http.Header{}
+	if org := os.Getenv("OPENAI_ORG_ID"); org != "" {
+		h.Set("OpenAI-Organization", org)
+	}
+	if project := os.Getenv("OPENAI_PROJECT_ID"); project != "" {
+		h.Set("OpenAI-Project", project)
+	}
 	if custom := os.Getenv("OPENAI_CUSTOM_HEADERS"); custom != "" {
 		for _, line := range strings.Split(custom, "\n") {
 			if name, value, ok := strings.Cut(line, ":"); ok {
@@ -68,12 +75,6 @@ func openaiHeader(key string) http.Header {
 	}
 	if key != "" {
 		h.Set("Authorization", "Bearer "+key)
-	}
-	if org := os.Getenv("OPENAI_ORG_ID"); org != "" {
-		h.Set("OpenAI-Organization", org)
-	}
-	if project := os.Getenv("OPENAI_PROJECT_ID"); project != "" {
-		h.Set("OpenAI-Project", project)
 	}
 	return h
 }
