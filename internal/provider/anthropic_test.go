@@ -177,7 +177,8 @@ func TestAnthropicErrors(t *testing.T) {
 		{"auth", "auth", ErrAuth, []string{"ANTHROPIC_API_KEY", "invalid x-api-key"}, ""},
 		{"prompt too long", "too_long", ErrContextLength, []string{"too long for the model's context window", "208151 tokens"}, ""},
 		{"malformed event", "malformed", nil, []string{"anthropic"}, ""},
-		{"not an event stream", "html", nil, []string{"anthropic"}, ""},
+		{"not an event stream", "html", nil, []string{"anthropic", "malformed response", "text/html, not an event stream"}, ""},
+		{"delta for a block never started", "out_of_order", nil, []string{"malformed response", "block 1"}, ""},
 		{"stream cut before message_stop", "truncated", nil, []string{"malformed response", "message_stop"}, "Half a"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -241,5 +242,27 @@ func TestAnthropicPing(t *testing.T) {
 	}
 	if got := srv.got(); len(got) != 2 || got[0].Method != "GET" || got[0].Path != "/v1/models" {
 		t.Errorf("requests = %+v, want GET /v1/models twice", got)
+	}
+}
+
+// message_delta carries whole-message totals: those present replace
+// message_start's, absent or null ones leave them. A tool call without
+// input deltas keeps its {} input.
+func TestAnthropicUsageInMessageDelta(t *testing.T) {
+	rec := loadRecording(t, "anthropic")
+	srv := newReplayServer(t, rec.http(t, "delta_usage"))
+	p, _ := newTestAnthropic(t, srv)
+	resp, err := p.Send(context.Background(), userSays("hi"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &Response{
+		Model:      "claude-sonnet-4-5-20250929",
+		Content:    []Block{{Type: BlockToolUse, ID: "toolu_01", Name: "Bash", Input: json.RawMessage(`{}`)}},
+		StopReason: StopToolUse,
+		Usage:      Usage{InputTokens: 25, OutputTokens: 9, CacheWriteTokens: 100},
+	}
+	if d := cmp.Diff(want, resp, cmp.Comparer(jsonEqual)); d != "" {
+		t.Errorf("Send: response (-want +got):\n%s", d)
 	}
 }

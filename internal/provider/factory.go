@@ -12,9 +12,10 @@ import (
 // Options configure a provider. The zero value works: keys and hosts come
 // from the environment, retries and timeouts from the defaults.
 type Options struct {
-	// BaseURL overrides the endpoint. Else OPENAI_BASE_URL (openai),
-	// OLLAMA_HOST (ollama, default http://127.0.0.1:11434), the SDK's
-	// default (anthropic).
+	// BaseURL overrides the endpoint. Else ANTHROPIC_BASE_URL (anthropic,
+	// default https://api.anthropic.com), OPENAI_BASE_URL (openai, default
+	// https://api.openai.com/v1), OLLAMA_HOST (ollama, default
+	// http://127.0.0.1:11434).
 	BaseURL string
 	// APIKey overrides ANTHROPIC_API_KEY / OPENAI_API_KEY.
 	APIKey string

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -30,10 +31,14 @@ func TestImageWireFormats(t *testing.T) {
 		if _, err := p.Send(ctx, &Request{MaxTokens: 100, Messages: imageTurns()}, nil); err != nil {
 			t.Fatal(err)
 		}
-		body := string(srv.got()[0].Body)
-		if !strings.Contains(body, `{"tool_use_id":"call_1"`) || !strings.Contains(body, `{"source":{"data":"iVBORw0KGgo=","media_type":"image/png","type":"base64"},"type":"image"}`) ||
-			strings.Index(body, `"tool_result"`) > strings.Index(body, `"image"`) {
-			t.Errorf("request body: %s", body)
+		msgs := wireMessages(t, srv.got()[0])
+		last := msgs[len(msgs)-1]["content"]
+		want := []any{
+			map[string]any{"type": "tool_result", "tool_use_id": "call_1", "content": []any{map[string]any{"type": "text", "text": "Image shot.png (1x1 png)."}}},
+			map[string]any{"type": "image", "source": map[string]any{"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}},
+		}
+		if d := diffJSON(want, last); d != "" {
+			t.Errorf("last message's content (-want +got):\n%s", d)
 		}
 		if !p.AcceptsImages() {
 			t.Error("anthropic models take images")
@@ -46,11 +51,16 @@ func TestImageWireFormats(t *testing.T) {
 		if _, err := p.Send(ctx, &Request{MaxTokens: 100, Messages: imageTurns()}, nil); err != nil {
 			t.Fatal(err)
 		}
-		body := string(srv.got()[0].Body)
-		tool := strings.Index(body, `"role":"tool"`)
-		img := strings.Index(body, `{"image_url":{"url":"data:image/png;base64,iVBORw0KGgo="},"type":"image_url"}`)
-		if tool < 0 || img < tool || !strings.Contains(body[tool:], `"role":"user"`) {
-			t.Errorf("request body: %s", body)
+		msgs := wireMessages(t, srv.got()[0])
+		want := []any{
+			map[string]any{"role": "tool", "tool_call_id": "call_1", "content": "Image shot.png (1x1 png)."},
+			map[string]any{"role": "user", "content": []any{map[string]any{"type": "image_url", "image_url": map[string]any{"url": "data:image/png;base64,iVBORw0KGgo="}}}},
+		}
+		if len(msgs) < 2 {
+			t.Fatalf("messages = %v, want a tool message then a user message with the image", msgs)
+		}
+		if d := diffJSON(want, []any{msgs[len(msgs)-2], msgs[len(msgs)-1]}); d != "" {
+			t.Errorf("last two messages (-want +got):\n%s", d)
 		}
 		if !p.AcceptsImages() {
 			t.Error("gpt-4.1-mini takes images")
@@ -75,4 +85,16 @@ func TestImageWireFormats(t *testing.T) {
 			t.Error("llama3.2-vision takes images")
 		}
 	})
+}
+
+// wireMessages returns the messages of a request body.
+func wireMessages(t *testing.T, r received) []map[string]any {
+	t.Helper()
+	var body struct {
+		Messages []map[string]any `json:"messages"`
+	}
+	if err := json.Unmarshal(r.Body, &body); err != nil {
+		t.Fatalf("request body: %v\n%s", err, r.Body)
+	}
+	return body.Messages
 }

@@ -278,8 +278,8 @@ func (p *ollamaProvider) stream(ctx context.Context, body []byte, turn int, emit
 		}
 		return resp
 	}
-	sc := bufio.NewScanner(res.Body)
-	sc.Buffer(make([]byte, 64*1024), 16<<20)
+	sc := bufio.NewScanner(newLimitReader(res.Body, maxStreamBytes))
+	sc.Buffer(make([]byte, 64*1024), maxEventBytes)
 	done := false
 	for !done && sc.Scan() {
 		line := bytes.TrimSpace(sc.Bytes())
@@ -388,7 +388,7 @@ func (p *ollamaProvider) unreachable(err error) error {
 
 // statusError reads an error answer ({"error": "..."}) and classifies it.
 func (p *ollamaProvider) statusError(res *http.Response) error {
-	body, _ := io.ReadAll(io.LimitReader(res.Body, 64<<10))
+	body, _ := io.ReadAll(io.LimitReader(res.Body, maxErrorBytes))
 	_, msg := errorFields(body)
 	if msg == "" {
 		msg = http.StatusText(res.StatusCode)

@@ -3,18 +3,23 @@ package provider
 import (
 	"context"
 	"errors"
+	"net/http"
+	"net/url"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
 
+// newTestOpenAI builds an openai provider for baseURL ("" for the replay
+// server's /v1) whose requests all go to srv, whatever host baseURL names.
 func newTestOpenAI(t *testing.T, srv *replayServer, baseURL string) (*openaiProvider, *[]time.Duration) {
 	t.Helper()
 	if baseURL == "" {
 		baseURL = srv.URL + "/v1"
 	}
-	p, err := New("openai:gpt-4.1-mini", Options{BaseURL: baseURL, APIKey: "sk-test", MaxRetries: 2, RetryBaseDelay: time.Millisecond})
+	p, err := New("openai:gpt-4.1-mini", Options{BaseURL: baseURL, APIKey: "sk-test", MaxRetries: 2, RetryBaseDelay: time.Millisecond,
+		HTTPClient: &http.Client{Transport: toServer{srv}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,9 +63,8 @@ func TestOpenAIToolRoundTrip(t *testing.T) {
 	rec := loadRecording(t, "openai")
 	srv := newReplayServer(t, rec.http(t, "tool_calls"), rec.http(t, "text", "FINISH_REASON", "stop"))
 	// A base URL naming api.openai.com's host is what selects
-	// max_completion_tokens; serve it from the replay server anyway.
-	p, _ := newTestOpenAI(t, srv, "")
-	p.baseURL = "https://api.openai.com/v1"
+	// max_completion_tokens; served by the replay server anyway.
+	p, _ := newTestOpenAI(t, srv, "https://api.openai.com/v1")
 	ctx := context.Background()
 
 	var ev collect
@@ -179,6 +183,7 @@ func TestOpenAIErrors(t *testing.T) {
 		{"vLLM context length", "vllm_too_long", ErrContextLength, []string{"32768 tokens"}, ""},
 		{"llama.cpp context size", "llamacpp_too_long", ErrContextLength, []string{"context size"}, ""},
 		{"malformed chunk", "malformed", nil, []string{"openai"}, ""},
+		{"not an event stream", "html", nil, []string{"malformed response", "text/html, not an event stream"}, ""},
 		{"stream cut before finish_reason", "truncated", nil, []string{"malformed response", "finish_reason"}, "Half a"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -224,4 +229,18 @@ func TestOpenAIPing(t *testing.T) {
 	if got := srv.got(); len(got) != 2 || got[0].Method != "GET" || got[0].Path != "/v1/models" {
 		t.Errorf("requests = %+v, want GET /v1/models twice", got)
 	}
+}
+
+// toServer sends every request to srv over plain HTTP, whatever scheme and
+// host its URL names.
+type toServer struct{ srv *replayServer }
+
+func (ts toServer) RoundTrip(req *http.Request) (*http.Response, error) {
+	u, err := url.Parse(ts.srv.URL)
+	if err != nil {
+		return nil, err
+	}
+	req = req.Clone(req.Context())
+	req.URL.Scheme, req.URL.Host = u.Scheme, u.Host
+	return http.DefaultTransport.RoundTrip(req)
 }

@@ -2,7 +2,9 @@
 // interface: messages of content blocks (text, tool_use, tool_result), tool
 // schemas, usage with cache accounting, stop reasons and streaming events.
 // Implementations: anthropic (Messages API), openai (Chat Completions),
-// ollama (native /api/chat) and scripted (replays a JSON file; for tests and
+// ollama (native /api/chat), each over net/http with no vendor SDK (sse.go
+// reads the event streams, with bounds on lines and replies; http.go sends
+// and classifies errors), and scripted (replays a JSON file; for tests and
 // demos). It knows wire formats, not sessions.
 package provider
 

@@ -85,6 +85,7 @@ func (r recording) json(t *testing.T, name string) any {
 // received is one request the replay server got.
 type received struct {
 	Method, Path string
+	Query        string // the raw query, without "?"
 	Header       http.Header
 	Body         []byte
 }
@@ -128,7 +129,7 @@ func (s *replayServer) route(path string, r reply) {
 func (s *replayServer) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	s.mu.Lock()
-	s.requests = append(s.requests, received{r.Method, r.URL.Path, r.Header.Clone(), body})
+	s.requests = append(s.requests, received{r.Method, r.URL.Path, r.URL.RawQuery, r.Header.Clone(), body})
 	rep, ok := s.routes[r.URL.Path]
 	if !ok {
 		if len(s.replies) == 0 {
