@@ -30,24 +30,17 @@ func openDir(dir string, top bool, buf *[]byte) (dirHandle, dirStamp, []dirEntry
 	if !top {
 		flags |= unix.O_NOFOLLOW
 	}
-	var fd int
-	var err error
-	for {
-		fd, err = unix.Open(dir, flags, 0)
-		if err != unix.EINTR {
-			break
-		}
-	}
+	fd, err := openRaw(dir, flags)
 	if err != nil {
 		return dirHandle{fd: -1}, dirStamp{}, nil, &fs.PathError{Op: "open", Path: dir, Err: err}
 	}
 	h := dirHandle{fd: fd, dir: dir}
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
+	st, err := statAt(fd, "", unix.AT_EMPTY_PATH)
+	if err != nil {
 		h.close()
 		return dirHandle{fd: -1}, dirStamp{}, nil, &fs.PathError{Op: "fstat", Path: dir, Err: err}
 	}
-	stamp := stampOf(&st)
+	stamp := st.stamp()
 	if cap(*buf) < 32<<10 {
 		*buf = make([]byte, 0, 32<<10)
 	}
@@ -58,10 +51,7 @@ func openDir(dir string, top bool, buf *[]byte) (dirHandle, dirStamp, []dirEntry
 			copy(nb, b)
 			b = nb
 		}
-		n, err := unix.Getdents(fd, b[len(b):cap(b)])
-		if err == unix.EINTR {
-			continue
-		}
+		n, err := getdentsRaw(fd, b[len(b):cap(b)])
 		if err != nil {
 			h.close()
 			return dirHandle{fd: -1}, dirStamp{}, nil, &fs.PathError{Op: "readdirent", Path: dir, Err: err}
@@ -107,11 +97,11 @@ func openDir(dir string, top bool, buf *[]byte) (dirHandle, dirStamp, []dirEntry
 		case unix.DT_LNK:
 			e.typ = fs.ModeSymlink
 		case unix.DT_UNKNOWN: // some file systems do not say: ask
-			var st unix.Stat_t
-			if unix.Fstatat(fd, e.name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+			st, err := statAt(fd, e.name, unix.AT_SYMLINK_NOFOLLOW)
+			if err != nil {
 				continue
 			}
-			switch st.Mode & unix.S_IFMT {
+			switch st.mode & unix.S_IFMT {
 			case unix.S_IFREG:
 			case unix.S_IFDIR:
 				e.typ = fs.ModeDir
@@ -128,10 +118,6 @@ func openDir(dir string, top bool, buf *[]byte) (dirHandle, dirStamp, []dirEntry
 	return h, stamp, ents, nil
 }
 
-func stampOf(st *unix.Stat_t) dirStamp {
-	return dirStamp{ino: int64(st.Ino), mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano()}
-}
-
 // statDir returns the stamp of the directory at path (followed if top, as
 // openDir does), or false if it is not a directory or cannot be stat'ed.
 func statDir(path string, top bool) (dirStamp, bool) {
@@ -139,18 +125,11 @@ func statDir(path string, top bool) (dirStamp, bool) {
 	if top {
 		flags = 0
 	}
-	var st unix.Stat_t
-	var err error
-	for {
-		err = unix.Fstatat(unix.AT_FDCWD, path, &st, flags)
-		if err != unix.EINTR {
-			break
-		}
-	}
-	if err != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
+	st, err := statAt(unix.AT_FDCWD, path, flags)
+	if err != nil || !st.isDir() {
 		return dirStamp{}, false
 	}
-	return stampOf(&st), true
+	return st.stamp(), true
 }
 
 // openForFiles is how many files a cached directory holds for its stamp
@@ -176,50 +155,37 @@ func statCached(path string, top bool, files int) (dirHandle, dirStamp, bool) {
 	if !top {
 		flags |= unix.O_NOFOLLOW
 	}
-	var fd int
-	var err error
-	for {
-		fd, err = unix.Open(path, flags, 0)
-		if err != unix.EINTR {
-			break
-		}
-	}
+	fd, err := openRaw(path, flags)
 	if err != nil {
 		return dirHandle{fd: -1}, dirStamp{}, false
 	}
 	h := dirHandle{fd: fd, dir: path}
-	var st unix.Stat_t
-	if unix.Fstat(fd, &st) != nil {
+	st, err := statAt(fd, "", unix.AT_EMPTY_PATH)
+	if err != nil {
 		h.close()
 		return dirHandle{fd: -1}, dirStamp{}, false
 	}
-	return h, stampOf(&st), true
+	return h, st.stamp(), true
 }
 
 // lstat returns the size and modification time (Unix nanoseconds) of name,
 // resolved by the kernel in one step from the directory's descriptor, or
 // from its path if it was not opened.
 func (h dirHandle) lstat(name string) (size, mtime int64, err error) {
-	var st unix.Stat_t
 	dirfd, path := h.fd, name
 	if dirfd < 0 {
 		dirfd, path = unix.AT_FDCWD, h.dir+"/"+name
 	}
-	for {
-		err = unix.Fstatat(dirfd, path, &st, unix.AT_SYMLINK_NOFOLLOW)
-		if err != unix.EINTR {
-			break
-		}
-	}
+	st, err := statAt(dirfd, path, unix.AT_SYMLINK_NOFOLLOW)
 	if err != nil {
 		return 0, 0, &fs.PathError{Op: "lstat", Path: filepath.Join(h.dir, name), Err: err}
 	}
-	return st.Size, st.Mtim.Nano(), nil
+	return st.size, st.mtime, nil
 }
 
 func (h dirHandle) close() {
 	if h.fd >= 0 {
-		unix.Close(h.fd)
+		closeRaw(h.fd)
 	}
 }
 
