@@ -26,6 +26,14 @@ var (
 	// line anchor kept.
 	urlRE      = lazyRegexp(`\bhttps?://[^\s<>()\[\]"'` + "`" + `]+`)
 	repoPathRE = lazyRegexp(`/(?:-/)?(?:blob|tree|raw|blame)/[^/]+/([^#?]+(?:#L\d+)?)`)
+	// versionPrinterRE is a line of a snippet that prints versions for an
+	// issue template's "Versions" section: `print("astropy",
+	// astropy.__version__)`, `sklearn.show_versions()`, `sys.version`,
+	// `platform.platform()`.
+	versionPrinterRE = lazyRegexp(`__version__|\bshow_versions\s*\(|\bsys\.version\b|\bplatform\.(platform|python_version|system|release|machine)\s*\(`)
+	// bannerRE is a line that names something and then its version:
+	// "Python 3.10.12 (main, Jun 11 2023) [GCC 11.3.0]", "numpy: 1.25.2".
+	bannerRE = lazyRegexp(`^\s*[-*]?\s*[A-Za-z][\w.-]*:?\s+v?\d+\.\d+`)
 	// frameLineRE is a stack frame, which a version-like path must not hide.
 	frameLineRE = lazyRegexp(`(?i)(\bfile\s+"|\bat\s+\S+[:(]|\.\w+:\d+)`)
 )
@@ -69,24 +77,34 @@ func isBoilerplateLine(line string, inFence bool) bool {
 	if t == "" || strings.Contains(t, "`") || strings.Contains(t, "/") || frameLineRE().MatchString(t) {
 		return false
 	}
-	if pinRE().MatchString(t) {
+	if pinRE().MatchString(t) || versionPrinterRE().MatchString(t) {
+		return true
+	}
+	// A short line that names something and its version, whatever
+	// follows it: an interpreter's banner, a package list's row.
+	if bannerRE().MatchString(t) && len(strings.Fields(t)) <= maxBannerWords && !hasCodeShaped(t) {
 		return true
 	}
 	if !inFence && (checklistRE().MatchString(t) || envKeyRE().MatchString(t)) {
 		return true
 	}
 	if !inFence && headingRE().MatchString(t) {
-		for _, id := range identRE().FindAllString(t, -1) {
-			if codeShaped(id) {
-				return false
-			}
-		}
-		return true
+		return !hasCodeShaped(t)
 	}
 	// A short line with a version number and no code: "jq version 1.6",
 	// "- Day.js Version 1.10.1", "Python 3.8.5".
 	if versionRE().MatchString(t) && len(strings.Fields(t)) <= maxEnvLineWords && !strings.ContainsAny(t, "(){}=;<>[]") {
 		return true
+	}
+	return false
+}
+
+// hasCodeShaped reports whether a line holds a code-shaped word.
+func hasCodeShaped(t string) bool {
+	for _, id := range identRE().FindAllString(t, -1) {
+		if codeShaped(id) {
+			return true
+		}
 	}
 	return false
 }

@@ -95,3 +95,32 @@ func TestGeneratedDetection(t *testing.T) {
 		}
 	}
 }
+
+// TestStripVersionSection: the snippet a "Versions" template asks for and
+// what it prints are boilerplate; a version named beside code is not.
+func TestStripVersionSection(t *testing.T) {
+	in := strings.Join([]string{
+		"Table.read fails on a masked bool column",
+		"### Versions",
+		"```",
+		"import platform; print(platform.platform())",
+		`import sys; print("Python", sys.version)`,
+		`import astropy; print("astropy", astropy.__version__)`,
+		"import sklearn; sklearn.show_versions()",
+		"```",
+		"Python 3.10.12 (main, Jun 11 2023, 05:26:28) [GCC 11.3.0]",
+		"numpy: 1.25.2",
+		"Django 4.2 broke QuerySet.union() on this table",
+	}, "\n")
+	got := StripBoilerplate(in)
+	for _, gone := range []string{"platform", "sys.version", "__version__", "show_versions", "GCC", "1.25.2"} {
+		if strings.Contains(got, gone) {
+			t.Errorf("%q was kept:\n%s", gone, got)
+		}
+	}
+	for _, kept := range []string{"masked bool column", "QuerySet.union()"} {
+		if !strings.Contains(got, kept) {
+			t.Errorf("%q was dropped:\n%s", kept, got)
+		}
+	}
+}

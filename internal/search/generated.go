@@ -20,7 +20,7 @@ import (
 // projects' code or build output copied into a repository.
 var vendoredDirs = map[string]bool{
 	"vendor": true, "vendored": true, "third_party": true, "third-party": true, "thirdparty": true,
-	"extern": true, "external": true, "externals": true, "deps": true, "dependencies": true,
+	"extern": true, "cextern": true, "external": true, "externals": true, "deps": true, "dependencies": true,
 	"node_modules": true, "bower_components": true, "single_include": true,
 }
 

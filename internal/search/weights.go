@@ -121,6 +121,7 @@ const (
 	genericStemFiles = 3         // a file name this many files repeat names a role (index, mod), not a topic
 	minCompoundLen   = 5         // shorter joins of two words are mostly accidents ("a to" → ato)
 	maxEnvLineWords  = 8         // a longer line with a version number is a sentence, not a dump
+	maxBannerWords   = 12        // an interpreter's banner with its build date and compiler fits in this
 	minorLangShare   = 0.1       // a language with this small a share of the source files is the repository's tooling
 )
 
