@@ -453,6 +453,9 @@ func finishDefs(l *language, src []byte, lines *span.Lines, raw []rawDef, docs, 
 			}
 		}
 	}
+	if l.equations {
+		defs = mergeEquations(defs)
+	}
 	return defs, capped
 }
 
@@ -531,6 +534,9 @@ func docLine(b []byte, str bool) string {
 		if !str {
 			line = strings.TrimSpace(strings.TrimLeft(line, "/*#!-"))
 			line = strings.TrimSpace(strings.TrimSuffix(line, "*/"))
+			if rest, ok := strings.CutPrefix(line, "| "); ok {
+				line = strings.TrimSpace(rest) // Haddock's "-- | Doc"
+			}
 		}
 		if line != "" {
 			if !utf8.ValidString(line) {

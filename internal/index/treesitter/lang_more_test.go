@@ -4,8 +4,8 @@ import "testing"
 
 // TestLangFixturesMore is TestLangFixtures for the languages added after
 // HCL (issue 27, item 3): Kotlin, Swift and Scala with qualified names,
-// calls and imports; Elixir, Zig and Dart at LevelDefinitions (no calls
-// or imports). Each definition's range is its source, as written and with
+// calls and imports; Elixir, Zig, Dart and Haskell at LevelDefinitions
+// (no calls or imports). Each definition's range is its source, as written and with
 // CRLF line ends; TestHostileInput gives the same fixtures hostile variants.
 func TestLangFixturesMore(t *testing.T) {
 	checkLangCases(t, []langCase{
@@ -91,6 +91,23 @@ func TestLangFixturesMore(t *testing.T) {
 			calls:   "",
 			imports: "",
 		},
+		{file: "haskell/Cart.hs", defs: []langDef{
+			{"class", "Item", "8-8", "data Item = Item { name :: String, price :: Int }", "An item in the cart.", "data Item = Item { name :: String, price :: Int }", "data Item = Item { name :: String, price :: Int }"},
+			{"class", "Cart", "10-10", "newtype Cart = Cart [Item]", "", "newtype Cart = Cart [Item]", "newtype Cart = Cart [Item]"},
+			{"class", "Price", "12-12", "type Price = Int", "", "type Price = Int", "type Price = Int"},
+			{"class", "Priced", "15-17", "class Priced a where", "日本語: things with a price.", "class Priced a where", "priceOf _ = 0"},
+			{"function", "Priced.priceOf", "16-17", "priceOf :: a -> Int", "", "priceOf :: a -> Int", "priceOf _ = 0"},
+			{"function", "priceOf", "20-20", "priceOf (Item _ p)", "", "priceOf (Item _ p) = p", "priceOf (Item _ p) = p"},
+			{"function", "total", "22-24", "total :: Cart -> Int", "", "total :: Cart -> Int", "total (Cart (x:xs)) = price x + total (Cart xs)"},
+			{"function", "addItem", "27-28", "addItem :: Item -> Cart -> Cart", "Adds an item.", "addItem :: Item -> Cart -> Cart", "addItem i (Cart is) = Cart (i : is)"},
+			{"function", "emptyCart", "30-30", "emptyCart", "", "emptyCart = Cart []", "emptyCart = Cart []"},
+			{"function", "describe", "32-38", "describe :: Cart -> String", "", "describe :: Cart -> String", "count (Cart xs) = length xs"},
+			{"function", "describe.n", "37-37", "n", "", "n = count c", "n = count c"},
+			{"function", "describe.count", "38-38", "count (Cart xs)", "", "count (Cart xs) = length xs", "count (Cart xs) = length xs"},
+		},
+			calls:   "",
+			imports: "",
+		},
 		{file: "dart/cart.dart", defs: []langDef{
 			{"class", "Cart", "5-19", "class Cart implements Store", "A cart — holds items 🛒.", "class Cart implements Store {", "}"},
 			{"method", "Cart.Cart", "9-9", "Cart(this.owner)", "", "Cart(this.owner)", "Cart(this.owner)"},
@@ -119,7 +136,7 @@ func TestLangForMore(t *testing.T) {
 	tests := map[string]string{
 		"Cart.kt": "kotlin", "build.gradle.kts": "kotlin", "Cart.swift": "swift",
 		"Cart.scala": "scala", "build.sc": "scala", "cart.ex": "elixir", "cart_test.exs": "elixir",
-		"cart.zig": "zig", "cart.dart": "dart", "CART.KT": "kotlin",
+		"cart.zig": "zig", "cart.dart": "dart", "CART.KT": "kotlin", "Cart.hs": "haskell",
 	}
 	for file, want := range tests {
 		if got := p.Lang(file); got != want {

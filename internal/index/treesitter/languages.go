@@ -15,6 +15,7 @@ import (
 	tscpp "github.com/tree-sitter/tree-sitter-cpp/bindings/go"
 	tselixir "github.com/tree-sitter/tree-sitter-elixir/bindings/go"
 	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
+	tshaskell "github.com/tree-sitter/tree-sitter-haskell/bindings/go"
 	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
 	tsjs "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
 	tsphp "github.com/tree-sitter/tree-sitter-php/bindings/go"
@@ -142,6 +143,13 @@ var languages = []*language{
 		l := newLanguage("zig", "zig", tszig.Language(), ".zig")
 		l.level = LevelDefinitions
 		l.refs = []string{"identifier"}
+		return l
+	}(),
+	func() *language {
+		l := newLanguage("haskell", "haskell", tshaskell.Language(), ".hs")
+		l.level = LevelDefinitions
+		l.equations = true
+		l.refs = []string{"variable", "constructor", "name"}
 		return l
 	}(),
 	func() *language {

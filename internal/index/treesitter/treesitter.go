@@ -445,6 +445,9 @@ type language struct {
 	headers *language
 	// imports shapes one import statement's captures (nil: the generic shape).
 	cleanModule func(string) string
+	// equations: a function is written as equations, one node each
+	// (Haskell); consecutive ones of one name are one definition.
+	equations bool
 	// refs are the named node types whose text is a reference to a name
 	// (collected by one walk in C, not by the query: far cheaper).
 	refs []string
