@@ -17,7 +17,7 @@ var newLangFixtures = []string{
 	"csharp/Cart.cs", "php/cart.php", "bash/build.sh", "lua/cart.lua",
 	"hcl/main.tf",
 	"kotlin/Cart.kt", "swift/Cart.swift", "scala/Cart.scala", "elixir/cart.ex",
-	"zig/cart.zig", "dart/cart.dart", "haskell/Cart.hs",
+	"zig/cart.zig", "dart/cart.dart", "haskell/Cart.hs", "julia/cart.jl",
 }
 
 // TestHostileInput feeds every added language hostile variants of its

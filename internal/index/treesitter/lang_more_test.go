@@ -4,8 +4,8 @@ import "testing"
 
 // TestLangFixturesMore is TestLangFixtures for the languages added after
 // HCL (issue 27, item 3): Kotlin, Swift and Scala with qualified names,
-// calls and imports; Elixir, Zig, Dart and Haskell at LevelDefinitions
-// (no calls or imports). Each definition's range is its source, as written and with
+// calls and imports; Elixir, Zig, Dart, Haskell and Julia at
+// LevelDefinitions (no calls or imports). Each definition's range is its source, as written and with
 // CRLF line ends; TestHostileInput gives the same fixtures hostile variants.
 func TestLangFixturesMore(t *testing.T) {
 	checkLangCases(t, []langCase{
@@ -108,6 +108,23 @@ func TestLangFixturesMore(t *testing.T) {
 			calls:   "",
 			imports: "",
 		},
+		{file: "julia/cart.jl", defs: []langDef{
+			{"class", "Shop", "2-45", "module Shop", "A shopping cart — holds items 🛒.", "module Shop", "end"},
+			{"class", "Item", "8-11", "struct Item", "", "struct Item", "end"},
+			{"class", "Cart", "13-15", "mutable struct Cart", "", "mutable struct Cart", "end"},
+			{"class", "Store", "17-17", "abstract type Store end", "", "abstract type Store end", "abstract type Store end"},
+			{"function", "add!", "20-23", "function add!(c::Cart, i::Item)", "日本語: adds an item.", "function add!(c::Cart, i::Item)", "end"},
+			{"function", "total", "25-25", "total(c::Cart) = sum(i.price for i in c.items)", "", "total(c::Cart) = sum(i.price for i in c.items)", "total(c::Cart) = sum(i.price for i in c.items)"},
+			{"function", "show", "27-27", "Base.show(io::IO, c::Cart) = print(io, \"Cart(\", length(c.items), \")\")", "", "Base.show(io::IO, c::Cart) = print(io, \"Cart(\", length(c.items), \")\")", "Base.show(io::IO, c::Cart) = print(io, \"Cart(\", length(c.items), \")\")"},
+			{"function", "log", "29-31", "macro log(msg)", "", "macro log(msg)", "end"},
+			{"variable", "LIMIT", "33-33", "const LIMIT = 10", "", "const LIMIT = 10", "const LIMIT = 10"},
+			{"class", "Pair", "35-37", "struct Pair{T} <: Store", "", "struct Pair{T} <: Store", "end"},
+			{"function", "first_key", "39-39", "first_key(p::Pair{T}) where {T} = p.key", "", "first_key(p::Pair{T}) where {T} = p.key", "first_key(p::Pair{T}) where {T} = p.key"},
+			{"function", "count_items", "41-43", "function count_items(c::Cart)::Int", "", "function count_items(c::Cart)::Int", "end"},
+		},
+			calls:   "",
+			imports: "",
+		},
 		{file: "dart/cart.dart", defs: []langDef{
 			{"class", "Cart", "5-19", "class Cart implements Store", "A cart — holds items 🛒.", "class Cart implements Store {", "}"},
 			{"method", "Cart.Cart", "9-9", "Cart(this.owner)", "", "Cart(this.owner)", "Cart(this.owner)"},
@@ -136,7 +153,7 @@ func TestLangForMore(t *testing.T) {
 	tests := map[string]string{
 		"Cart.kt": "kotlin", "build.gradle.kts": "kotlin", "Cart.swift": "swift",
 		"Cart.scala": "scala", "build.sc": "scala", "cart.ex": "elixir", "cart_test.exs": "elixir",
-		"cart.zig": "zig", "cart.dart": "dart", "CART.KT": "kotlin", "Cart.hs": "haskell",
+		"cart.zig": "zig", "cart.dart": "dart", "CART.KT": "kotlin", "Cart.hs": "haskell", "cart.jl": "julia",
 	}
 	for file, want := range tests {
 		if got := p.Lang(file); got != want {

@@ -18,6 +18,7 @@ import (
 	tshaskell "github.com/tree-sitter/tree-sitter-haskell/bindings/go"
 	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
 	tsjs "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
+	tsjulia "github.com/tree-sitter/tree-sitter-julia/bindings/go"
 	tsphp "github.com/tree-sitter/tree-sitter-php/bindings/go"
 	tspython "github.com/tree-sitter/tree-sitter-python/bindings/go"
 	tsruby "github.com/tree-sitter/tree-sitter-ruby/bindings/go"
@@ -150,6 +151,12 @@ var languages = []*language{
 		l.level = LevelDefinitions
 		l.equations = true
 		l.refs = []string{"variable", "constructor", "name"}
+		return l
+	}(),
+	func() *language {
+		l := newLanguage("julia", "julia", tsjulia.Language(), ".jl")
+		l.level = LevelDefinitions
+		l.refs = []string{"identifier"}
 		return l
 	}(),
 	func() *language {
