@@ -120,9 +120,9 @@ func printBenchLocate(w io.Writer, rep *bench.Report) {
 					t.File.At[1], t.File.At[3], t.File.At[5], t.File.MRR)
 				return
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%.2f\t%.2f\t%.3f\t%.2f\t%.2f\t%.2f\t%.2f\t%.3f\t%.1f\t%.1f\t\n", sys, repo, t.Instances,
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%.2f\t%.2f\t%.3f\t%.2f\t%.2f\t%.2f\t%.2f\t%.3f\t%s\t%s\t\n", sys, repo, t.Instances,
 				t.File.At[1], t.File.At[3], t.File.At[5], t.File.MRR, t.Module.At[5], t.Module.At[10],
-				t.Function.At[5], t.Function.At[10], t.Function.MRR, l.P50, l.P95)
+				t.Function.At[5], t.Function.At[10], t.Function.MRR, millis(l.P50), millis(l.P95))
 		}
 		row("grit", "all", s.Grit, s.Latency, false)
 		row("bm25", "all", s.BM25, bench.Latency{}, true)
@@ -152,4 +152,13 @@ func printBenchLocate(w io.Writer, rep *bench.Report) {
 			fmt.Fprintf(w, "  %s\n", f)
 		}
 	}
+}
+
+// millis formats a latency column; a macro average has none (a mean of
+// repositories' percentiles is not a percentile), shown as a dash.
+func millis(ms float64) string {
+	if ms == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.1f", ms)
 }

@@ -196,4 +196,10 @@ func TestBenchLocateDropsNothing(t *testing.T) {
 			t.Errorf("bench locate output lacks %q:\n%s", want, stdout)
 		}
 	}
+	// A macro average has no latency: its columns are dashes, not zeros.
+	for _, line := range strings.Split(stdout, "\n") {
+		if f := strings.Fields(line); len(f) > 2 && f[0] == "grit" && f[1] == "macro" && f[len(f)-1] != "–" {
+			t.Errorf("grit's macro row ends %q, want a dash for its latency:\n%s", f[len(f)-1], line)
+		}
+	}
 }
