@@ -532,10 +532,11 @@ func docLine(b []byte, str bool) string {
 	for _, line := range strings.Split(s, "\n") {
 		line = strings.TrimSpace(line)
 		if !str {
+			haddock := strings.HasPrefix(line, "-- |") || strings.HasPrefix(line, "-- ^")
 			line = strings.TrimSpace(strings.TrimLeft(line, "/*#!-"))
 			line = strings.TrimSpace(strings.TrimSuffix(line, "*/"))
-			if rest, ok := strings.CutPrefix(line, "| "); ok {
-				line = strings.TrimSpace(rest) // Haddock's "-- | Doc"
+			if haddock {
+				line = strings.TrimSpace(line[1:]) // Haskell's "-- | Doc": the mark is not the doc
 			}
 		}
 		if line != "" {

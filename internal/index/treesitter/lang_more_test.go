@@ -161,3 +161,18 @@ func TestLangForMore(t *testing.T) {
 		}
 	}
 }
+
+// TestDocLineHaddock: Haddock's "-- |" and "-- ^" marks leave the doc
+// line; another language's comment that starts with a pipe keeps it.
+func TestDocLineHaddock(t *testing.T) {
+	for in, want := range map[string]string{
+		"-- | Adds an item.":  "Adds an item.",
+		"-- ^ the item's key": "the item's key",
+		"-- plain comment":    "plain comment",
+		"// | name | price |": "| name | price |",
+	} {
+		if got := docLine([]byte(in), false); got != want {
+			t.Errorf("docLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
