@@ -40,6 +40,7 @@ type Signals struct {
 	Traceback   float64 `json:"traceback"`
 	File        float64 `json:"file"`    // definitions: their file's score relative to the best file's
 	Package     float64 `json:"package"` // files: the best files sharing its directory (WeightPackage)
+	Size        float64 `json:"size"`    // definitions: how long they are beside their file's other functions (WeightSize)
 	DefBoost    float64 `json:"definition_boost"`
 	TestPenalty float64 `json:"test_penalty"`
 }
@@ -55,7 +56,7 @@ type Signal struct {
 func (s Signals) List() []Signal {
 	return []Signal{{"symbol", s.Symbol}, {"definition_boost", s.DefBoost}, {"path", s.Path}, {"content", s.Content},
 		{"lexical", s.Lexical}, {"spread", s.Spread}, {"recency", s.Recency}, {"traceback", s.Traceback},
-		{"file", s.File}, {"package", s.Package}, {"test_penalty", s.TestPenalty}}
+		{"file", s.File}, {"package", s.Package}, {"size", s.Size}, {"test_penalty", s.TestPenalty}}
 }
 
 // Top gives the n largest non-zero signals by size (a penalty counts by

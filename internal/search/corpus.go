@@ -32,6 +32,7 @@ type Corpus struct {
 	defs       []index.Def // grouped by file (files order), each file's sorted by start, then longest first
 	defFile    []int       // def → file index
 	parentOf   []int       // def → enclosing def, -1 at top level
+	sizeRank   []float32   // def → its size's place among its file's functions (sizeRanks)
 	byID       map[int64]int
 	calls      [][]int32   // def → callers and callees (corpus indices), sorted
 	nameToks   [][]string  // def → lower-cased name parts
@@ -382,6 +383,7 @@ func layoutCorpus(root string, files []index.File, defs []index.Def, counts []in
 			stack = append(stack, i)
 		}
 	}
+	c.sizeRank = sizeRanks(c.defs, c.files)
 	c.stamp = stampOf(c.defs)
 	return c
 }

@@ -16,6 +16,7 @@ func (c *Corpus) signals(x *candidate, demote bool) Signals {
 		Traceback: WeightTraceback * x.tb,
 		File:      WeightFile * x.fileCtx,
 		Package:   WeightPackage * x.pkg,
+		Size:      WeightSize * x.size,
 	}
 	if x.exactDef {
 		s.DefBoost = (DefinitionBoost - 1) * s.Symbol
@@ -27,7 +28,7 @@ func (c *Corpus) signals(x *candidate, demote bool) Signals {
 }
 
 func total(s Signals) float64 {
-	return s.Symbol + s.Path + s.Content + s.Lexical + s.Spread + s.Recency + s.Traceback + s.File + s.Package + s.DefBoost + s.TestPenalty
+	return s.Symbol + s.Path + s.Content + s.Lexical + s.Spread + s.Recency + s.Traceback + s.File + s.Package + s.Size + s.DefBoost + s.TestPenalty
 }
 
 // codeFirst is the order files are listed in: every file that is not

@@ -32,6 +32,7 @@ type candidate struct {
 	pkgDir                                       string  // files: the directory whose files gave pkg
 	lexFile                                      float64 // files: the whole-file BM25 part of lex
 	fileCtx                                      float64 // definitions: their file's score over the best file's
+	size                                         float64 // definitions: their length's place in their file (sizeRanks)
 	exactDef                                     bool
 	symWhy, spreadWhy, tbWhy                     string
 	contentTerms                                 []string
@@ -220,6 +221,7 @@ func (c *Corpus) rankDefs(q Query, qi queryInfo, cands []candidate, defLex []flo
 		if top := fileScore[forder[0]]; top > 0 {
 			for i := range cands {
 				cands[i].fileCtx = math.Max(0, fileScore[c.defFile[i]]/top)
+				cands[i].size = float64(c.sizeRank[i])
 			}
 		}
 	}

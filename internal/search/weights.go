@@ -28,6 +28,10 @@ const (
 	// scores of the others in its directory: the fix tends to sit in the
 	// package the evidence gathers in (see packageEvidence).
 	WeightPackage = 0.2
+	// WeightSize: of a file's functions, the long ones are the likelier to
+	// need the change (they do more; fixes land in them more often than
+	// their share), so length orders those the task's words cannot.
+	WeightSize = 0.1
 
 	// ConstructorShare is what a called class's constructor (__init__,
 	// __new__) gets of the class's own symbol score: calling a class runs

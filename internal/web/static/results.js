@@ -5,7 +5,7 @@ import { post, toast } from "./net.js";
 import { $, state, select, pushURL, setSide, urlFor } from "./app.js";
 
 // The signals in search.Signals.List order, each with its own colour (style.css --sig-*).
-export const SIGNALS = ["symbol", "definition_boost", "path", "content", "lexical", "spread", "recency", "traceback", "file", "package", "test_penalty"];
+export const SIGNALS = ["symbol", "definition_boost", "path", "content", "lexical", "spread", "recency", "traceback", "file", "package", "size", "test_penalty"];
 const LABEL = { definition_boost: "definition", test_penalty: "test penalty" };
 
 let active = -1; // the keyboard cursor
