@@ -112,6 +112,9 @@ func (c *Corpus) scoreSignals(ctx context.Context, qi queryInfo) (cands, fileC [
 	if err := c.scoreErrors(ctx, qi, cands, fileC); err != nil {
 		return nil, nil, nil, err
 	}
+	if err := c.scoreLiterals(ctx, qi, cands, fileC); err != nil {
+		return nil, nil, nil, err
+	}
 	for i, f := range c.files {
 		fileC[i].recency = c.recent[f.path]
 	}

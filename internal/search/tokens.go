@@ -212,6 +212,9 @@ var (
 	// optionRE is a command-line option written with its dashes or a value:
 	// "--collect-only", "import-mode=importlib" (not "==": a pinned version).
 	optionRE = lazyRegexp(`(?:^|[^\w-])(--)?([a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+)(=[^=]|\b)`)
+	// literalRE is a hyphenated name: two or more words joined by
+	// hyphens, not part of a path, a longer option or a number range.
+	literalRE = lazyRegexp(`(?:^|[^\w/.-])(-{0,2})([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+)(?:$|[^\w/=-])`)
 	// indentedCodeRE: a line indented four spaces or a tab, outside fences (Markdown code).
 	indentedCodeRE = lazyRegexp(`^(?: {4}|\t)\S`)
 )
@@ -236,6 +239,11 @@ type Extracted struct {
 	// `ccode(x)`, with the weight of where the call is written (1 in
 	// prose and error messages, SnippetWeight in example code).
 	Calls []Ident
+	// Literals are hyphenated names written in prose
+	// (`used-before-assignment`, zh-cn, content-type): code cannot name
+	// anything so, so it writes them as strings, a message id, a locale,
+	// a header where they are defined or checked.
+	Literals []string
 }
 
 // ExtractIdents finds identifiers in issue text. In prose, inline code,
@@ -364,6 +372,14 @@ func ExtractIdents(text string) Extracted {
 			}
 		}
 		codeText.WriteString(strings.Join(parts, "_") + "\n")
+	}
+	// Literals: hyphenated names the reporter writes (not pasted output,
+	// whose attribute and package names name the printer; not options,
+	// which name code through Options).
+	for _, m := range literalRE().FindAllStringSubmatch(prose, -1) {
+		if lit := m[2]; m[1] == "" && len(lit) >= minLiteralLen && !slices.Contains(ex.Literals, lit) && len(ex.Literals) < maxLiterals {
+			ex.Literals = append(ex.Literals, lit)
+		}
 	}
 	// Prose: inline code, dotted names, calls and code-shaped words count fully.
 	for _, m := range backtickRE().FindAllStringSubmatch(prose, -1) {

@@ -116,6 +116,9 @@ const (
 	fillerFiles      = 10        // best files whose every definition is ranked, evidence or not
 	packagePool      = 20        // best files whose scores their directory's other files share
 	maxErrorFrags    = 4         // literal fragments of error messages searched
+	maxLiterals      = 6         // hyphenated names of a task searched as string literals
+	minLiteralLen    = 5         // shorter hyphenated words are ranges and initials ("a-b", "x-y"); a locale (zh-cn) is five
+	maxLiteralFiles  = 3         // a name quoted in more code files than this is vocabulary, not a pointer
 	maxTitleBytes    = 160       // a longer first line is prose, not a title
 	maxTermPositions = 64        // positions of one term kept for the name-window check
 	generatedPool    = 40        // best files whose bytes are checked for generator marks
