@@ -3,6 +3,7 @@ package search
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strings"
 )
 
@@ -20,21 +21,13 @@ func (c *Corpus) scoreLiterals(ctx context.Context, qi queryInfo, cands, fileC [
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		rare := ""
-		for _, w := range strings.Split(lit, "-") {
-			if p := c.idents[w]; p == nil {
-				rare = ""
-				break // a part no file has: no file has the whole
-			} else if rare == "" || len(p.files) < len(c.idents[rare].files) {
-				rare = w
-			}
-		}
-		if rare == "" {
-			continue
+		cand := c.literalFiles(lit, qi.aboutTests)
+		if len(cand) > maxLiteralScan {
+			continue // its words are everywhere: not worth the reads
 		}
 		var hits []ContentMatch
 		files := 0
-		for _, fi := range c.idents[rare].files {
+		for _, fi := range cand {
 			src, ok := srcs[fi]
 			if !ok {
 				src = c.source(int(fi))
@@ -53,7 +46,7 @@ func (c *Corpus) scoreLiterals(ctx context.Context, qi queryInfo, cands, fileC [
 					from += j + len(needle)
 				}
 			}
-			if f := c.files[fi]; found && !f.isTest && !f.isAux {
+			if f := c.files[fi]; found && !f.isTest {
 				files++
 			}
 		}
@@ -75,4 +68,34 @@ func (c *Corpus) scoreLiterals(ctx context.Context, qi queryInfo, cands, fileC [
 		}
 	}
 	return nil
+}
+
+// literalFiles are the files that could quote lit: those holding each of
+// its words as an identifier (the postings are sorted), less the tests
+// unless the task is about tests and the documentation, whose quotes do
+// not count.
+func (c *Corpus) literalFiles(lit string, aboutTests bool) []int32 {
+	var posts [][]int32
+	for _, w := range strings.Split(lit, "-") {
+		p := c.idents[w]
+		if p == nil {
+			return nil // a word no file has: no file has the whole
+		}
+		posts = append(posts, p.files)
+	}
+	slices.SortFunc(posts, func(a, b []int32) int { return len(a) - len(b) })
+	var out []int32
+next:
+	for _, fi := range posts[0] {
+		if f := c.files[fi]; f.isAux || f.isTest && !aboutTests {
+			continue
+		}
+		for _, p := range posts[1:] {
+			if _, ok := slices.BinarySearch(p, fi); !ok {
+				continue next
+			}
+		}
+		out = append(out, fi)
+	}
+	return out
 }

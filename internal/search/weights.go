@@ -119,6 +119,7 @@ const (
 	maxLiterals      = 6         // hyphenated names of a task searched as string literals
 	minLiteralLen    = 5         // shorter hyphenated words are ranges and initials ("a-b", "x-y"); a locale (zh-cn) is five
 	maxLiteralFiles  = 3         // a name quoted in more code files than this is vocabulary, not a pointer
+	maxLiteralScan   = 256       // files read for one literal; a name whose words are in more is not worth the reads
 	maxTitleBytes    = 160       // a longer first line is prose, not a title
 	maxTermPositions = 64        // positions of one term kept for the name-window check
 	generatedPool    = 40        // best files whose bytes are checked for generator marks
