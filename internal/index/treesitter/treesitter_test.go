@@ -159,6 +159,7 @@ func FuzzParse(f *testing.F) {
 	f.Add("a.php", "<?php\nuse A\\{B, C as D};\nclass E { const F = 1; function g() { new H(); } }\nfunction (\n")
 	f.Add("a.sh", "source ./x.sh\nf() { g \"$@\"; }\nfunction h {\n")
 	f.Add("a.lua", "local m = require('m')\nfunction T:f() m.g() end\nT.h = function() end\nfunction (\n")
+	f.Add("a.R", "library(x)\nA <- R6Class(\"A\", public = list(m = function() f()))\nsetMethod(\"g\", \"A\", function(o) 1)\nh <- function(\n")
 	f.Add("main.tf", "resource \"a\" \"b\" { c = d(e) }\nvariable \"v\" {}\nmodule \"m\" {\n")
 	p := New()
 	f.Fuzz(func(t *testing.T, name, src string) {
