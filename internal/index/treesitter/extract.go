@@ -534,6 +534,10 @@ func docLine(b []byte, str bool) string {
 		if !str {
 			haddock := strings.HasPrefix(line, "-- |") || strings.HasPrefix(line, "-- ^")
 			roxygen := strings.HasPrefix(line, "#'")
+			if strings.HasPrefix(line, "(*") {
+				// OCaml's (* … *) and (** doc *): the parens are not the doc.
+				line = strings.TrimSpace(strings.TrimSuffix(line[1:], "*)"))
+			}
 			line = strings.TrimSpace(strings.TrimLeft(line, "/*#!-"))
 			line = strings.TrimSpace(strings.TrimSuffix(line, "*/"))
 			if haddock || roxygen {

@@ -6,7 +6,8 @@ import "testing"
 // HCL (issue 27, item 3): Kotlin, Swift, Scala and R with qualified names,
 // calls and imports (R's R6 and reference classes give Cart.add, S4's
 // setMethod Store.describe); Elixir, Zig, Dart, Haskell and Julia at
-// LevelDefinitions (no calls or imports). Each definition's range is its
+// LevelDefinitions (no calls or imports); OCaml in lang_ocaml_test.go.
+// Each definition's range is its
 // source, as written and with CRLF line ends; TestHostileInput gives the
 // same fixtures hostile variants.
 func TestLangFixturesMore(t *testing.T) {
@@ -184,17 +185,19 @@ func TestLangForMore(t *testing.T) {
 	}
 }
 
-// TestDocLineHaddock: Haddock's "-- |" and "-- ^" marks and R's roxygen
-// "#'" leave the doc line; another language's comment that starts with a
-// pipe keeps it.
+// TestDocLineHaddock: Haddock's "-- |" and "-- ^" marks, R's roxygen "#'"
+// and OCaml's "(*" and "*)" leave the doc line; another language's comment
+// that starts with a pipe keeps it.
 func TestDocLineHaddock(t *testing.T) {
 	for in, want := range map[string]string{
-		"-- | Adds an item.":  "Adds an item.",
-		"-- ^ the item's key": "the item's key",
-		"-- plain comment":    "plain comment",
-		"// | name | price |": "| name | price |",
-		"#' Adds an item.":    "Adds an item.",
-		"# ' quoted":          "' quoted",
+		"-- | Adds an item.":   "Adds an item.",
+		"-- ^ the item's key":  "the item's key",
+		"-- plain comment":     "plain comment",
+		"// | name | price |":  "| name | price |",
+		"#' Adds an item.":     "Adds an item.",
+		"# ' quoted":           "' quoted",
+		"(** Adds an item. *)": "Adds an item.",
+		"(* plain *)":          "plain",
 	} {
 		if got := docLine([]byte(in), false); got != want {
 			t.Errorf("docLine(%q) = %q, want %q", in, got, want)

@@ -1,0 +1,34 @@
+//go:build !ocaml
+
+package treesitter
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestOCamlNotBuiltIn: without -tags ocaml, an OCaml file is no language
+// of the build, and parsing one says how to build it in.
+func TestOCamlNotBuiltIn(t *testing.T) {
+	p := New()
+	for _, file := range []string{"cart.ml", "cart.mli"} {
+		if got := p.Lang(file); got != "" {
+			t.Errorf("Lang(%q) = %q without -tags ocaml, want \"\"", file, got)
+		}
+		_, err := p.Parse(context.Background(), file, []byte("let f x = x\n"))
+		if err == nil || !strings.Contains(err.Error(), "not built into this binary (build it with: go build -tags ocaml ./cmd/grit)") {
+			t.Errorf("Parse(%s) = %v, want an error naming -tags ocaml", file, err)
+		}
+	}
+	var names []string
+	for _, u := range NotBuiltIn() {
+		names = append(names, u.Name+" "+strings.Join(u.Exts, " ")+" "+u.Tags)
+	}
+	if got, want := strings.Join(names, "; "), "ocaml .ml ocaml; ocaml_interface .mli ocaml"; got != want {
+		t.Errorf("NotBuiltIn() = %q, want %q", got, want)
+	}
+	if _, err := p.Parse(context.Background(), "cart.xyz", nil); err == nil || !strings.Contains(err.Error(), "unsupported language") {
+		t.Errorf("Parse(cart.xyz) = %v, want unsupported language", err)
+	}
+}
