@@ -4,6 +4,8 @@ package treesitter
 
 import (
 	"context"
+	"go/build"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -30,5 +32,26 @@ func TestOCamlNotBuiltIn(t *testing.T) {
 	}
 	if _, err := p.Parse(context.Background(), "cart.xyz", nil); err == nil || !strings.Contains(err.Error(), "unsupported language") {
 		t.Errorf("Parse(cart.xyz) = %v, want unsupported language", err)
+	}
+}
+
+// TestOCamlOutOfDefaultBuild: the package's default build does not import
+// the OCaml grammars; they are 100 s of CPU on a first build
+// (docs/performance-notes.md, "Build time and languages").
+func TestOCamlOutOfDefaultBuild(t *testing.T) {
+	pkg, err := build.Default.ImportDir(".", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i := slices.IndexFunc(pkg.Imports, func(p string) bool { return strings.Contains(p, "tree-sitter-ocaml") }); i >= 0 {
+		t.Errorf("the default build imports %s; OCaml belongs behind -tags ocaml", pkg.Imports[i])
+	}
+	ctx := build.Default
+	ctx.BuildTags = []string{"ocaml"}
+	if pkg, err = ctx.ImportDir(".", 0); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(pkg.Imports, "github.com/tree-sitter/tree-sitter-ocaml/bindings/go") {
+		t.Errorf("-tags ocaml does not import the OCaml grammars: %v", pkg.Imports)
 	}
 }
