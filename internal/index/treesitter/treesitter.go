@@ -124,14 +124,23 @@ var notBuiltIn []Unbuilt
 // NotBuiltIn lists the languages this binary was built without.
 func NotBuiltIn() []Unbuilt { return slices.Clone(notBuiltIn) }
 
-// unsupported is the error for a file of no built-in language: it names
-// the build tags that add its language, if any do, else the languages.
-func unsupported(op, file string) error {
+// NotBuiltInError says how to build in the language of file when this
+// binary was built without it; nil when it was, or no tag adds it.
+func NotBuiltInError(file string) error {
 	ext := strings.ToLower(path.Ext(file))
 	for _, u := range notBuiltIn {
 		if slices.Contains(u.Exts, ext) {
-			return fmt.Errorf("%s %s: %s is not built into this binary (build it with: go build -tags %s ./cmd/grit)", op, file, u.Name, u.Tags)
+			return fmt.Errorf("%s is not built into this binary (build it with: go build -tags %s ./cmd/grit)", u.Name, u.Tags)
 		}
+	}
+	return nil
+}
+
+// unsupported is the error for a file of no built-in language: it names
+// the build tags that add its language, if any do, else the languages.
+func unsupported(op, file string) error {
+	if err := NotBuiltInError(file); err != nil {
+		return fmt.Errorf("%s %s: %w", op, file, err)
 	}
 	return fmt.Errorf("%s %s: unsupported language (supported: %s)", op, file, strings.Join(Languages(), ", "))
 }
