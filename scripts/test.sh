@@ -33,3 +33,9 @@ unformatted=$(gofmt -l cmd internal)
 if [ -n "$unformatted" ]; then echo "gofmt needed: $unformatted" >&2; exit 1; fi
 echo "== go test -race" >&2
 go test -race -tags e2e -timeout 25m "$@" ./...
+# OCaml is built in only with -tags ocaml (its grammars would take the first
+# build past its budget): its tests, and the scripts that list languages.
+echo "== go vet, go test -race -tags ocaml" >&2
+go vet -tags ocaml ./internal/index/treesitter/ ./internal/cli/
+go test -race -tags ocaml -timeout 10m -run 'OCaml|LangFixtures|LangFor|HostileInput|DocLine' ./internal/index/treesitter/
+go test -race -tags ocaml -timeout 10m -run 'TestAgentScripts/languages' ./internal/cli/

@@ -5,16 +5,19 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
 
 	"github.com/grit-dev/grit/internal/app"
 	"github.com/grit-dev/grit/internal/config"
+	"github.com/grit-dev/grit/internal/index/treesitter"
 	"github.com/grit-dev/grit/internal/provider"
 	"github.com/grit-dev/grit/internal/session"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -55,6 +58,13 @@ func TestAgentScripts(t *testing.T) {
 				return err
 			}
 			return os.WriteFile(filepath.Join(dir, "settings.json"), []byte(`{"sandbox": {"enabled": false}}`), 0o644)
+		},
+		// [ocaml]: this binary parses OCaml (built with -tags ocaml).
+		Condition: func(cond string) (bool, error) {
+			if cond == "ocaml" {
+				return slices.ContainsFunc(treesitter.Support(), func(l treesitter.LanguageInfo) bool { return l.Name == "ocaml" }), nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			// webserve VAR serves testdata pages on a local HTTP server and sets VAR to its URL.

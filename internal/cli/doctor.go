@@ -109,7 +109,8 @@ func indexCheck(ctx context.Context, root string) doctorResult {
 }
 
 // languagesCheck lists the languages the index parses, grouped by level of
-// support (treesitter.Level), each with its file extensions.
+// support (treesitter.Level), each with its file extensions, and those this
+// binary was built without, with the build tags that add them.
 func languagesCheck(ctx context.Context, root string) doctorResult {
 	r := doctorResult{Name: "languages", OK: true}
 	byLevel := map[treesitter.Level][]string{}
@@ -124,6 +125,18 @@ func languagesCheck(ctx context.Context, root string) doctorResult {
 	parts := make([]string, 0, len(levels))
 	for _, lv := range levels {
 		parts = append(parts, string(lv)+" ("+lv.What()+"): "+strings.Join(byLevel[lv], ", "))
+	}
+	// Languages left out of this build, grouped by the tags that add them.
+	byTags := map[string][]string{}
+	var tags []string
+	for _, u := range treesitter.NotBuiltIn() {
+		if _, ok := byTags[u.Tags]; !ok {
+			tags = append(tags, u.Tags)
+		}
+		byTags[u.Tags] = append(byTags[u.Tags], u.Name+" ("+strings.Join(u.Exts, " ")+")")
+	}
+	for _, t := range tags {
+		parts = append(parts, "not built in (build with -tags "+t+"): "+strings.Join(byTags[t], ", "))
 	}
 	r.Detail = fmt.Sprintf("%d languages; %s", len(langs), strings.Join(parts, "; "))
 	return r

@@ -12,6 +12,7 @@ import (
 
 	"github.com/grit-dev/grit/internal/app"
 	"github.com/grit-dev/grit/internal/index"
+	"github.com/grit-dev/grit/internal/index/treesitter"
 	"github.com/grit-dev/grit/internal/span"
 )
 
@@ -20,6 +21,9 @@ func openFileIndex(e *env, file string) (*index.Index, string, error) {
 	root, rel, _, err := readRepoFile(file)
 	if err != nil {
 		return nil, "", err
+	}
+	if err := treesitter.NotBuiltInError(rel); err != nil {
+		return nil, "", fmt.Errorf("%s: %w", rel, err) // not "not in the index": say why
 	}
 	ix, err := app.OpenIndex(e.ctx, root, index.Options{Warn: warner(e)})
 	if err != nil {

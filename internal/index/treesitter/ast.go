@@ -3,7 +3,6 @@ package treesitter
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 
@@ -18,7 +17,7 @@ const maxASTNodes = 200_000
 func (p *Parser) AST(ctx context.Context, file string, src []byte, r *[2]int) (*index.ASTNode, error) {
 	l := langFor(file)
 	if l == nil {
-		return nil, fmt.Errorf("ast %s: unsupported language (supported: %s)", file, strings.Join(Languages(), ", "))
+		return nil, unsupported("ast", file)
 	}
 	UseDefaultAllocator()
 	parser := sitter.NewParser()

@@ -533,10 +533,15 @@ func docLine(b []byte, str bool) string {
 		line = strings.TrimSpace(line)
 		if !str {
 			haddock := strings.HasPrefix(line, "-- |") || strings.HasPrefix(line, "-- ^")
+			roxygen := strings.HasPrefix(line, "#'")
+			if strings.HasPrefix(line, "(*") {
+				// OCaml's (* … *) and (** doc *): the parens are not the doc.
+				line = strings.TrimSpace(strings.TrimSuffix(line[1:], "*)"))
+			}
 			line = strings.TrimSpace(strings.TrimLeft(line, "/*#!-"))
 			line = strings.TrimSpace(strings.TrimSuffix(line, "*/"))
-			if haddock {
-				line = strings.TrimSpace(line[1:]) // Haskell's "-- | Doc": the mark is not the doc
+			if haddock || roxygen {
+				line = strings.TrimSpace(line[1:]) // Haskell's "-- | Doc", R's "#' Doc": the mark is not the doc
 			}
 		}
 		if line != "" {

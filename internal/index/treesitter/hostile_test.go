@@ -18,6 +18,7 @@ var newLangFixtures = []string{
 	"hcl/main.tf",
 	"kotlin/Cart.kt", "swift/Cart.swift", "scala/Cart.scala", "elixir/cart.ex",
 	"zig/cart.zig", "dart/cart.dart", "haskell/Cart.hs", "julia/cart.jl",
+	"r/cart.R",
 }
 
 // TestHostileInput feeds every added language hostile variants of its

@@ -3,10 +3,13 @@ package treesitter
 import "testing"
 
 // TestLangFixturesMore is TestLangFixtures for the languages added after
-// HCL (issue 27, item 3): Kotlin, Swift and Scala with qualified names,
-// calls and imports; Elixir, Zig, Dart, Haskell and Julia at
-// LevelDefinitions (no calls or imports). Each definition's range is its source, as written and with
-// CRLF line ends; TestHostileInput gives the same fixtures hostile variants.
+// HCL (issue 27, item 3): Kotlin, Swift, Scala and R with qualified names,
+// calls and imports (R's R6 and reference classes give Cart.add, S4's
+// setMethod Store.describe); Elixir, Zig, Dart, Haskell and Julia at
+// LevelDefinitions (no calls or imports); OCaml in lang_ocaml_test.go.
+// Each definition's range is its
+// source, as written and with CRLF line ends; TestHostileInput gives the
+// same fixtures hostile variants.
 func TestLangFixturesMore(t *testing.T) {
 	checkLangCases(t, []langCase{
 		{file: "kotlin/Cart.kt", defs: []langDef{
@@ -125,6 +128,25 @@ func TestLangFixturesMore(t *testing.T) {
 			calls:   "",
 			imports: "",
 		},
+		{file: "r/cart.R", defs: []langDef{
+			{"class", "Cart", "7-20", "Cart <- R6Class(\"Cart\",", "A cart — holds items 🛒.", "Cart <- R6Class(\"Cart\",", ")"},
+			{"method", "Cart.add", "11-14", "add = function(item)", "日本語: adds an item.", "add = function(item) {", "}"},
+			{"method", "Cart.total", "15-15", "total = function() sum(vapply(self$items, price, numeric(1)))", "", "total = function() sum(vapply(self$items, price, numeric(1)))", "total = function() sum(vapply(self$items, price, numeric(1)))"},
+			{"method", "Cart.check", "18-18", "check = function(item) stopifnot(is.list(item))", "", "check = function(item) stopifnot(is.list(item))", "check = function(item) stopifnot(is.list(item))"},
+			{"class", "Account", "22-29", "Account <- setRefClass(\"Account\",", "", "Account <- setRefClass(\"Account\",", ")"},
+			{"method", "Account.deposit", "25-27", "deposit = function(x)", "", "deposit = function(x) {", "}"},
+			{"function", "new_item", "32-34", "new_item <- function(name, price = 0)", "Builds an item.", "new_item <- function(name, price = 0) {", "}"},
+			{"function", "price", "36-36", "price = function(item) item$price", "", "price = function(item) item$price", "price = function(item) item$price"},
+			{"function", "last_total", "38-38", "last_total <<- function() 0", "", "last_total <<- function() 0", "last_total <<- function() 0"},
+			{"function", "print.cart", "39-39", "\"print.cart\" <- function(x, ...) cat(\"Cart of\", length(x$items), \"\\n\")", "", "\"print.cart\" <- function(x, ...) cat(\"Cart of\", length(x$items), \"\\n\")", "\"print.cart\" <- function(x, ...) cat(\"Cart of\", length(x$items), \"\\n\")"},
+			{"function", "`%+%`", "40-40", "`%+%` <- function(cart, item) cart$add(item)", "", "`%+%` <- function(cart, item) cart$add(item)", "`%+%` <- function(cart, item) cart$add(item)"},
+			{"class", "Store", "42-42", "setClass(\"Store\", representation(name = \"character\"))", "", "setClass(\"Store\", representation(name = \"character\"))", "setClass(\"Store\", representation(name = \"character\"))"},
+			{"function", "describe", "43-43", "setGeneric(\"describe\", function(obj, ...) standardGeneric(\"describe\"))", "", "setGeneric(\"describe\", function(obj, ...) standardGeneric(\"describe\"))", "setGeneric(\"describe\", function(obj, ...) standardGeneric(\"describe\"))"},
+			{"method", "Store.describe", "44-46", "setMethod(\"describe\", \"Store\", function(obj, ...)", "", "setMethod(\"describe\", \"Store\", function(obj, ...) {", "})"},
+		},
+			calls:   "library@ require@ source@ R6Class@Cart list@Cart c@Cart.add invisible@Cart.add sum@Cart.total vapply@Cart.total numeric@Cart.total list@Cart stopifnot@Cart.check is.list@Cart.check setRefClass@Account list@Account list@Account list@new_item cat@print.cart length@print.cart add@`%+%` setClass@Store representation@Store setGeneric@describe standardGeneric@describe setMethod@Store.describe toJSON@Store.describe list@Store.describe",
+			imports: "R6|| jsonlite|| utils.R||",
+		},
 		{file: "dart/cart.dart", defs: []langDef{
 			{"class", "Cart", "5-19", "class Cart implements Store", "A cart — holds items 🛒.", "class Cart implements Store {", "}"},
 			{"method", "Cart.Cart", "9-9", "Cart(this.owner)", "", "Cart(this.owner)", "Cart(this.owner)"},
@@ -154,6 +176,7 @@ func TestLangForMore(t *testing.T) {
 		"Cart.kt": "kotlin", "build.gradle.kts": "kotlin", "Cart.swift": "swift",
 		"Cart.scala": "scala", "build.sc": "scala", "cart.ex": "elixir", "cart_test.exs": "elixir",
 		"cart.zig": "zig", "cart.dart": "dart", "CART.KT": "kotlin", "Cart.hs": "haskell", "cart.jl": "julia",
+		"cart.R": "r", "cart.r": "r",
 	}
 	for file, want := range tests {
 		if got := p.Lang(file); got != want {
@@ -162,14 +185,19 @@ func TestLangForMore(t *testing.T) {
 	}
 }
 
-// TestDocLineHaddock: Haddock's "-- |" and "-- ^" marks leave the doc
-// line; another language's comment that starts with a pipe keeps it.
+// TestDocLineHaddock: Haddock's "-- |" and "-- ^" marks, R's roxygen "#'"
+// and OCaml's "(*" and "*)" leave the doc line; another language's comment
+// that starts with a pipe keeps it.
 func TestDocLineHaddock(t *testing.T) {
 	for in, want := range map[string]string{
-		"-- | Adds an item.":  "Adds an item.",
-		"-- ^ the item's key": "the item's key",
-		"-- plain comment":    "plain comment",
-		"// | name | price |": "| name | price |",
+		"-- | Adds an item.":   "Adds an item.",
+		"-- ^ the item's key":  "the item's key",
+		"-- plain comment":     "plain comment",
+		"// | name | price |":  "| name | price |",
+		"#' Adds an item.":     "Adds an item.",
+		"# ' quoted":           "' quoted",
+		"(** Adds an item. *)": "Adds an item.",
+		"(* plain *)":          "plain",
 	} {
 		if got := docLine([]byte(in), false); got != want {
 			t.Errorf("docLine(%q) = %q, want %q", in, got, want)

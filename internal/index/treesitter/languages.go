@@ -5,6 +5,7 @@ import (
 
 	tsdart "github.com/UserNobody14/tree-sitter-dart/bindings/go"
 	tsswift "github.com/alex-pinkus/tree-sitter-swift/bindings/go"
+	tsr "github.com/r-lib/tree-sitter-r/bindings/go"
 	tshcl "github.com/tree-sitter-grammars/tree-sitter-hcl/bindings/go"
 	tskotlin "github.com/tree-sitter-grammars/tree-sitter-kotlin/bindings/go"
 	tslua "github.com/tree-sitter-grammars/tree-sitter-lua/bindings/go"
@@ -132,6 +133,12 @@ var languages = []*language{
 		l.methodsInClasses = true
 		l.cleanModule = scalaModule
 		l.refs = []string{"identifier", "type_identifier"}
+		return l
+	}(),
+	func() *language {
+		// .r and .R: Lang compares extensions in lower case.
+		l := newLanguage("r", "r", tsr.Language(), ".r")
+		l.refs = []string{"identifier"}
 		return l
 	}(),
 	func() *language {

@@ -110,6 +110,41 @@ func Support() []LanguageInfo {
 	return out
 }
 
+// Unbuilt is a language whose grammar this binary was built without: it
+// is compiled in only with the build tags Tags (go build -tags Tags).
+type Unbuilt struct {
+	Name string   `json:"name"`
+	Exts []string `json:"exts"`
+	Tags string   `json:"tags"`
+}
+
+// notBuiltIn lists the languages left out of this build (languages_no*.go).
+var notBuiltIn []Unbuilt
+
+// NotBuiltIn lists the languages this binary was built without.
+func NotBuiltIn() []Unbuilt { return slices.Clone(notBuiltIn) }
+
+// NotBuiltInError says how to build in the language of file when this
+// binary was built without it; nil when it was, or no tag adds it.
+func NotBuiltInError(file string) error {
+	ext := strings.ToLower(path.Ext(file))
+	for _, u := range notBuiltIn {
+		if slices.Contains(u.Exts, ext) {
+			return fmt.Errorf("%s is not built into this binary (build it with: go build -tags %s ./cmd/grit)", u.Name, u.Tags)
+		}
+	}
+	return nil
+}
+
+// unsupported is the error for a file of no built-in language: it names
+// the build tags that add its language, if any do, else the languages.
+func unsupported(op, file string) error {
+	if err := NotBuiltInError(file); err != nil {
+		return fmt.Errorf("%s %s: %w", op, file, err)
+	}
+	return fmt.Errorf("%s %s: unsupported language (supported: %s)", op, file, strings.Join(Languages(), ", "))
+}
+
 func langFor(file string) *language {
 	ext := strings.ToLower(path.Ext(file))
 	for _, l := range languages {
@@ -131,7 +166,7 @@ func (p *Parser) Parse(ctx context.Context, file string, src []byte) (*index.Par
 func (p *Parser) parse(ctx context.Context, file string, src []byte, walk bool) (*index.Parsed, error) {
 	l := langFor(file)
 	if l == nil {
-		return nil, fmt.Errorf("parse %s: unsupported language (supported: %s)", file, strings.Join(Languages(), ", "))
+		return nil, unsupported("parse", file)
 	}
 	if l.headers != nil && strings.EqualFold(path.Ext(file), ".h") && looksCpp(src) {
 		l = l.headers // a C++ header named .h

@@ -159,6 +159,9 @@ func FuzzParse(f *testing.F) {
 	f.Add("a.php", "<?php\nuse A\\{B, C as D};\nclass E { const F = 1; function g() { new H(); } }\nfunction (\n")
 	f.Add("a.sh", "source ./x.sh\nf() { g \"$@\"; }\nfunction h {\n")
 	f.Add("a.lua", "local m = require('m')\nfunction T:f() m.g() end\nT.h = function() end\nfunction (\n")
+	f.Add("a.R", "library(x)\nA <- R6Class(\"A\", public = list(m = function() f()))\nsetMethod(\"g\", \"A\", function(o) 1)\nh <- function(\n")
+	f.Add("a.ml", "open M\nlet rec f x = g x\nand g = function [] -> 0 | _ -> 1\nclass c = object method m = f 1 end\nlet (\n")
+	f.Add("a.mli", "type t\nval f : t -> int\nclass c : object method m : int end\nval (\n")
 	f.Add("main.tf", "resource \"a\" \"b\" { c = d(e) }\nvariable \"v\" {}\nmodule \"m\" {\n")
 	p := New()
 	f.Fuzz(func(t *testing.T, name, src string) {
