@@ -12,7 +12,7 @@ const (
 	// WeightContent: rare task identifiers used inside a definition tie it to the task.
 	WeightContent = 0.6
 	// WeightLexical: BM25 over all words is the strongest general-purpose relevance signal.
-	WeightLexical = 0.9
+	WeightLexical = 1.1
 	// WeightSpread: neighbours of strong hits often hold the fix, but only by association.
 	WeightSpread = 0.5
 	// WeightRecency: recently touched code is where new bugs live, a mild prior.
