@@ -211,7 +211,7 @@ func TestSearchScores(t *testing.T) {
 		res := searchFixture(t, fx, locate.Request{Task: "remove_item leaves a stale subtotal", K: 50})
 		h := hitOf(t, res, "tests/test_cart.py", "test_remove_item")
 		s := h.Signals
-		others := s.Symbol + s.Path + s.Content + s.Lexical + s.Spread + s.Recency + s.Traceback + s.File + s.DefBoost
+		others := s.Symbol + s.Path + s.Content + s.Lexical + s.Spread + s.Recency + s.Traceback + s.File + s.Package + s.Size + s.DefBoost
 		if got, want := s.TestPenalty, -(1-search.TestDemotion)*others; math.Abs(got-want) > eps {
 			t.Errorf("test file: TestPenalty = %v, want −(1−TestDemotion)×(sum of the others) = %v", got, want)
 		}
