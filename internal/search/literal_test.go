@@ -11,9 +11,9 @@ import (
 // literals; options, pasted output, paths, numbers and short ranges are not.
 func TestExtractLiterals(t *testing.T) {
 	ex := ExtractIdents("Fix ``used-before-assignment`` false positive with --word-regexp.\n" +
-		"The zh-cn locale, see docs/how-to.md and 1-2 or a-b, color-mode=dark. Set Content-Type too.\n" +
+		"The zh-cn en-us locales, see docs/how-to.md and 1-2 or a-b, color-mode=dark. Set Content-Type too.\n" +
 		"```\n<Group rng-seed=\"1\" xml-format-version=\"3\"/>\n```\n")
-	want := []string{"used-before-assignment", "zh-cn", "Content-Type"}
+	want := []string{"used-before-assignment", "zh-cn", "en-us", "Content-Type"}
 	if !slices.Equal(ex.Literals, want) {
 		t.Errorf("Literals = %q, want %q", ex.Literals, want)
 	}

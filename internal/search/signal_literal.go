@@ -25,7 +25,8 @@ func (c *Corpus) scoreLiterals(ctx context.Context, qi queryInfo, cands, fileC [
 		if len(cand) > maxLiteralScan {
 			continue // its words are everywhere: not worth the reads
 		}
-		var hits []ContentMatch
+		type quote struct{ file, off int }
+		var hits []quote
 		files := 0
 		for _, fi := range cand {
 			src, ok := srcs[fi]
@@ -41,13 +42,13 @@ func (c *Corpus) scoreLiterals(ctx context.Context, qi queryInfo, cands, fileC [
 					if j < 0 {
 						break
 					}
-					hits = append(hits, ContentMatch{Path: c.files[fi].path, Offset: from + j + 1, Term: lit})
+					hits = append(hits, quote{int(fi), from + j + 1})
 					found = true
 					from += j + len(needle)
 				}
 			}
-			if f := c.files[fi]; found && !f.isTest {
-				files++
+			if found && !c.files[fi].isTest {
+				files++ // a test's quote is credited when the task is about tests, but not counted
 			}
 		}
 		if files == 0 || files > maxLiteralFiles {
@@ -55,14 +56,10 @@ func (c *Corpus) scoreLiterals(ctx context.Context, qi queryInfo, cands, fileC [
 		}
 		why := "quotes `" + lit + "` as a string"
 		for _, m := range hits {
-			fi := c.fileIdx[m.Path]
-			if f := c.files[fi]; f.isTest && !qi.aboutTests || f.isAux {
-				continue
-			}
-			if fileC[fi].tb < ErrorMessageScore {
+			if fi := m.file; fileC[fi].tb < ErrorMessageScore {
 				fileC[fi].tb, fileC[fi].tbWhy = ErrorMessageScore, why
 			}
-			if di := c.innermost(fi, m.Offset); di >= 0 && cands[di].tb < ErrorMessageScore {
+			if di := c.innermost(m.file, m.off); di >= 0 && cands[di].tb < ErrorMessageScore {
 				cands[di].tb, cands[di].tbWhy = ErrorMessageScore, why
 			}
 		}

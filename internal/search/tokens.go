@@ -212,9 +212,9 @@ var (
 	// optionRE is a command-line option written with its dashes or a value:
 	// "--collect-only", "import-mode=importlib" (not "==": a pinned version).
 	optionRE = lazyRegexp(`(?:^|[^\w-])(--)?([a-z][a-z0-9]*(?:-[a-z][a-z0-9]*)+)(=[^=]|\b)`)
-	// literalRE is a hyphenated name: two or more words joined by
-	// hyphens, not part of a path, a longer option or a number range.
-	literalRE = lazyRegexp(`(?:^|[^\w/.-])(-{0,2})([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+)(?:$|[^\w/=-])`)
+	// literalRE is a hyphenated name, two or more words joined by
+	// hyphens, with any leading dashes (hyphenLiterals checks its ends).
+	literalRE = lazyRegexp(`-*[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+`)
 	// indentedCodeRE: a line indented four spaces or a tab, outside fences (Markdown code).
 	indentedCodeRE = lazyRegexp(`^(?: {4}|\t)\S`)
 )
@@ -374,13 +374,8 @@ func ExtractIdents(text string) Extracted {
 		codeText.WriteString(strings.Join(parts, "_") + "\n")
 	}
 	// Literals: hyphenated names the reporter writes (not pasted output,
-	// whose attribute and package names name the printer; not options,
-	// which name code through Options).
-	for _, m := range literalRE().FindAllStringSubmatch(prose, -1) {
-		if lit := m[2]; m[1] == "" && len(lit) >= minLiteralLen && !slices.Contains(ex.Literals, lit) && len(ex.Literals) < maxLiterals {
-			ex.Literals = append(ex.Literals, lit)
-		}
-	}
+	// whose attribute and package names name the printer).
+	ex.Literals = hyphenLiterals(prose)
 	// Prose: inline code, dotted names, calls and code-shaped words count fully.
 	for _, m := range backtickRE().FindAllStringSubmatch(prose, -1) {
 		addAll(m[1], 1)
@@ -488,4 +483,28 @@ func codeShaped(id string) bool {
 	_ = r
 	hasDigit := strings.IndexFunc(id, unicode.IsDigit) >= 0
 	return hasDigit && hasLower
+}
+
+// hyphenLiterals returns the hyphenated names of prose, at most
+// maxLiterals, each once: not an option (--name, name=value), which names
+// code through Options, and not part of a path, a dotted name or a longer
+// word.
+func hyphenLiterals(prose string) []string {
+	var out []string
+	for _, m := range literalRE().FindAllStringIndex(prose, -1) {
+		lit := prose[m[0]:m[1]]
+		if strings.HasPrefix(lit, "-") || len(lit) < minLiteralLen || slices.Contains(out, lit) {
+			continue
+		}
+		if m[0] > 0 && strings.ContainsRune("_/.", rune(prose[m[0]-1])) {
+			continue
+		}
+		if m[1] < len(prose) && strings.ContainsRune("_/=", rune(prose[m[1]])) {
+			continue
+		}
+		if out = append(out, lit); len(out) == maxLiterals {
+			break
+		}
+	}
+	return out
 }
