@@ -29,7 +29,7 @@ func (c *Corpus) explain(x *candidate, s Signals) []string {
 	add(s.Recency, "recency: touched in the last %d commits", RecentCommits)
 	add(s.Traceback, "traceback: %s", x.tbWhy)
 	add(s.File, "file: in a file scoring %.2f of the best file", x.fileCtx)
-	add(s.Size, "size: longer than %.0f%% of its file's functions", 100*x.size)
+	add(s.Size, "size: its length places it at %.2f among its file's functions (1 the longest)", x.size)
 	add(s.Package, "package: others of the best files share its directory %s/", x.pkgDir)
 	add(s.TestPenalty, "demoted: a test, documentation, example, setup, generated or vendored file the task is not about (×%.1f)", TestDemotion)
 	out := make([]string, 0, len(ls))
