@@ -23,6 +23,7 @@ type benchLocateFlags struct {
 	repoFilter string
 	asJSON     bool
 	verbose    bool
+	dumpDefs   int
 }
 
 func newBenchLocateCmd(e *env) *cobra.Command {
@@ -72,6 +73,7 @@ the history a checkout has.`,
 	cmd.Flags().StringVar(&f.repoFilter, "repo-filter", "", "run only repositories whose owner/name contains this")
 	cmd.Flags().BoolVar(&f.asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().BoolVarP(&f.verbose, "verbose", "v", false, "print one progress line per instance")
+	cmd.Flags().IntVar(&f.dumpDefs, "dump-defs", 0, "with --out, carry the N best definitions with their signals (to simulate a ranking rule)")
 	return cmd
 }
 
@@ -82,6 +84,9 @@ func runBenchLocate(e *env, f benchLocateFlags) error {
 	if f.limit < 0 {
 		return usageErrorf("--limit must be 0 (all) or positive, got %d", f.limit)
 	}
+	if f.dumpDefs < 0 || f.dumpDefs > 0 && f.out == "" {
+		return usageErrorf("--dump-defs needs --out FILE and a positive count, got %d", f.dumpDefs)
+	}
 	files, err := openBenchFiles(e, f.work, "bench", f.out, f.verbose)
 	if err != nil {
 		return err
@@ -89,7 +94,7 @@ func runBenchLocate(e *env, f benchLocateFlags) error {
 	defer files.Close()
 	o := bench.Options{
 		Data: f.data, Repos: f.repos, Work: files.work, Limit: f.limit, RepoFilter: f.repoFilter,
-		Out: files.out, Progress: files.progress,
+		Out: files.out, Progress: files.progress, DumpDefs: f.dumpDefs,
 		Open: func(ctx context.Context, root string) (*index.Index, error) {
 			return app.OpenIndex(ctx, root, index.Options{})
 		},

@@ -64,7 +64,7 @@ func benchGit(t *testing.T, dir string, args ...string) string {
 // base commit the mirror does not have: the first two run (the missing file
 // counted), the third is listed with its reason in --json and in --out and
 // scores 0; the BM25 peer ranks Go files; the report has the macro average
-// and a table per language.
+// and a table per language; --dump-defs carries the best definitions' signals.
 func TestBenchLocateDropsNothing(t *testing.T) {
 	src := t.TempDir()
 	benchGit(t, src, "init", "-q", "-b", "main")
@@ -124,7 +124,7 @@ func TestBenchLocateDropsNothing(t *testing.T) {
 	outFile := filepath.Join(t.TempDir(), "runs.jsonl")
 
 	stdout, stderr, code := runGrit(t, "", "bench", "locate", "--data", dataFile, "--repos", mirrors,
-		"--work", t.TempDir(), "--json", "--out", outFile)
+		"--work", t.TempDir(), "--json", "--out", outFile, "--dump-defs", "5")
 	if code != ExitOK {
 		t.Fatalf("grit bench locate exit %d, stderr %q", code, stderr)
 	}
@@ -177,6 +177,9 @@ func TestBenchLocateDropsNothing(t *testing.T) {
 	if ir := byID["acme__rpc-1"]; ir.Error != "" || ir.MissingBlobs != 1 || len(ir.BM25Files) == 0 || ir.BM25Files[0] != "server/retry.go" {
 		t.Errorf("acme__rpc-1: error %q, missing_blobs %d, bm25 %q; want it run, 1 blob missing, BM25 ranking server/retry.go first",
 			ir.Error, ir.MissingBlobs, ir.BM25Files)
+	}
+	if ir := byID["acme__rpc-1"]; len(ir.DefScores) == 0 || ir.DefScores[0].Entity != "Backoff" || ir.DefScores[0].Signals.Symbol == 0 {
+		t.Errorf("acme__rpc-1 --dump-defs: %+v; want Backoff first with its symbol signal", ir.DefScores)
 	}
 	if ir := byID["acme__rpc-2"]; ir.Error != "" || ir.FileRank != 1 || ir.MissingBlobs != 1 {
 		t.Errorf("acme__rpc-2 (tools became a directory): error %q, gold file rank %d, missing_blobs %d; want it run, tools/gen.py first, 1 blob missing",

@@ -25,6 +25,10 @@ type Options struct {
 	Limit      int    // first N records after filtering; 0 means all
 	RepoFilter string // keep repositories whose owner/name contains this
 	K          int    // definitions asked of the search; 0 means 50
+	// DumpDefs is how many of the best definitions each --out line carries
+	// with their signals (0: none), so a function-ranking rule can be
+	// simulated on them; the predictions still use the best K.
+	DumpDefs int
 	// Open opens (creating) the index of a tree; app.OpenIndex in production.
 	Open func(ctx context.Context, root string) (*index.Index, error)
 	// Lang names the language of a source file, "" for any other file (the
@@ -117,6 +121,18 @@ type InstanceResult struct {
 	// FileScores are the best files' scores and per-signal contributions
 	// (at most dumpFiles), so a ranking rule can be simulated on them.
 	FileScores []FileScore `json:"file_scores,omitempty"`
+	// DefScores are the best definitions' entities, scores and signals
+	// (Options.DumpDefs of them).
+	DefScores []DefScore `json:"def_scores,omitempty"`
+}
+
+// DefScore is one ranked definition in InstanceResult: the gold's entity
+// name for it ("" when it is in no function), its length in lines, score and signals.
+type DefScore struct {
+	Entity  string         `json:"entity"`
+	Lines   int            `json:"lines"`
+	Score   float64        `json:"score"`
+	Signals search.Signals `json:"signals"`
 }
 
 // FileScore is one ranked file's score and signals in InstanceResult.
@@ -237,11 +253,13 @@ func (ru *run) instance(ctx context.Context, n int, r Record) error {
 	}
 	indexMS := float64(time.Since(t0).Microseconds()) / 1000
 	t1 := time.Now()
-	res, err := search.Run(ctx, ix, search.Query{Text: r.ProblemStatement, K: ru.o.K})
+	res, err := search.Run(ctx, ix, search.Query{Text: r.ProblemStatement, K: max(ru.o.K, ru.o.DumpDefs)})
 	took := float64(time.Since(t1).Microseconds()) / 1000
 	if err != nil {
 		return ru.fail(n, r, "search", err, missing)
 	}
+	all := res.Hits
+	res.Hits = res.Hits[:min(len(res.Hits), ru.o.K)]
 	p, err := predict(ctx, ix, r.InstanceID, res)
 	if err != nil {
 		return ru.fail(n, r, "predictions", err, missing)
@@ -267,6 +285,16 @@ func (ru *run) instance(ctx context.Context, n int, r Record) error {
 			break
 		}
 		ir.FileScores = append(ir.FileScores, FileScore{Path: f.Path, Score: f.Score, Signals: f.Signals})
+	}
+	if ru.o.DumpDefs > 0 {
+		names, _, err := entities(ctx, ix, all)
+		if err != nil {
+			return ru.fail(n, r, "predictions", err, missing)
+		}
+		for j, h := range all {
+			ir.DefScores = append(ir.DefScores, DefScore{Entity: names[j], Lines: h.Def.EndLine - h.Def.StartLine + 1,
+				Score: h.Score, Signals: h.Signals})
+		}
 	}
 	if ru.enc != nil {
 		if err := ru.enc.Encode(ir); err != nil {
@@ -372,14 +400,35 @@ func predict(ctx context.Context, ix *index.Index, id string, res *search.Result
 	for _, f := range res.Files {
 		p.Files = append(p.Files, f.Path)
 	}
+	names, modules, err := entities(ctx, ix, res.Hits)
+	if err != nil {
+		return p, err
+	}
+	for i, h := range res.Hits {
+		if names[i] != "" {
+			p.Entities = append(p.Entities, h.Def.Path+":"+names[i])
+		}
+		if modules[i] != "" {
+			p.Modules = append(p.Modules, h.Def.Path+":"+modules[i])
+		}
+	}
+	p.Files, p.Modules, p.Entities = Dedup(p.Files), Dedup(p.Modules), Dedup(p.Entities)
+	return p, nil
+}
+
+// entities names each hit as the gold does: its entity (entityName, "" when
+// it is in no function) and its module, the outermost class or function
+// around it ("" when there is none).
+func entities(ctx context.Context, ix *index.Index, hits []search.Hit) (names, modules []string, err error) {
 	byFile := map[string]map[string]index.Def{}
-	for _, h := range res.Hits {
+	names, modules = make([]string, len(hits)), make([]string, len(hits))
+	for i, h := range hits {
 		d := h.Def
 		m, ok := byFile[d.Path]
 		if !ok {
 			syms, err := ix.Symbols(ctx, d.Path)
 			if err != nil {
-				return p, err
+				return nil, nil, err
 			}
 			m = map[string]index.Def{}
 			for _, s := range syms {
@@ -398,16 +447,13 @@ func predict(ctx context.Context, ix *index.Index, id string, res *search.Result
 			chain = append(chain, par)
 			cur = par
 		}
-		if ent := entityName(chain); ent != "" {
-			p.Entities = append(p.Entities, d.Path+":"+ent)
-		}
+		names[i] = entityName(chain)
 		topDef := chain[len(chain)-1]
 		if topDef.Kind == index.KindClass || topDef.Kind == index.KindFunction || topDef.Kind == index.KindMethod {
-			p.Modules = append(p.Modules, d.Path+":"+topDef.Name)
+			modules[i] = topDef.Name
 		}
 	}
-	p.Files, p.Modules, p.Entities = Dedup(p.Files), Dedup(p.Modules), Dedup(p.Entities)
-	return p, nil
+	return names, modules, nil
 }
 
 // entityName is the gold's function name for chain (the definition first,
