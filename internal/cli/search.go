@@ -32,27 +32,29 @@ func newSearchCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "search TASK...",
 		Short: "Rank the functions and files a task is about (no model)",
-		Long: `Search ranks the definitions (functions, methods, classes) and files of the
+		Long: fmt.Sprintf(`Search ranks the definitions (functions, methods, classes) and files of the
 repository for a task: issue text, an error message, a pasted traceback. It
-indexes incrementally first, then fuses seven deterministic signals, each
+indexes incrementally first, then fuses deterministic signals, each
 normalised to 0–1 and weighted:
 
-  symbol 0.8     names written in the task against definition names
-  path 0.4       paths, dotted module names and words against file paths
-  content 0.6    the task's rarest identifiers, credited to the definitions holding
+  symbol %.1f     names written in the task against definition names
+  path %.1f       paths, dotted module names and words against file paths
+  content %.1f    the task's rarest identifiers, credited to the definitions holding
                  them (in process over the cached corpus; ripgrep for large repos)
-  lexical 0.9    BM25 over files and definitions
-  spread 0.5     callers, callees and members of the strongest hits, each in
+  lexical %.1f    BM25 over files and definitions
+  spread %.1f     callers, callees and members of the strongest hits, each in
                  proportion to its own evidence (the graph reorders, it does not add)
-  recency 0.3    files touched in the last 10 commits
-  traceback 1.0  frames of Python, pytest, Go and JavaScript traces in the repository,
-                 and the definitions whose source holds a quoted error message
+  recency %.1f    files touched in the last 10 commits
+  traceback %.1f  frames of Python, pytest, Go and JavaScript traces in the repository,
+                 the definitions whose source holds a quoted error message, and
+                 those quoting a hyphenated name the task writes (a message id)
 
-A definition also gets its file's standing (file 0.6: its file's score over the
-best file's), so the functions of the best files lead the list. Among the 20
-best files, one whose directory holds others of them gets a share of their
-scores (package 0.2): the evidence of a report gathers in the package where
-the fix is. A method named
+A definition also gets its file's standing (file %.1f: its file's score over the
+best file's), so the functions of the best files lead the list, and among its
+file's functions a share for its length (size %.1f): the long ones do more and
+are changed more often. Among the 20 best files, one whose directory holds
+others of them gets a share of their scores (package %.1f): the evidence of a
+report gathers in the package where the fix is. A method named
 after a class the task names (a printer's _print_Foo for Foo) shares the class's
 symbol score, and more in the best files. A special method gets a share of its
 file's standing when the task performs its operation: str(x) runs __str__,
@@ -74,6 +76,9 @@ and task always give the same ranking. --explain says why each hit ranks where
 it does; --json prints the whole result with every signal's contribution.
 
 Exit status 3 means nothing matched (the note says why).`,
+			search.WeightSymbol, search.WeightPath, search.WeightContent, search.WeightLexical,
+			search.WeightSpread, search.WeightRecency, search.WeightTraceback,
+			search.WeightFile, search.WeightSize, search.WeightPackage),
 		Example: `  grit search "Session.resolve_redirects drops the fragment"
   grit search --explain -k 5 "latex() prints Mul with the wrong parentheses"
   pytest 2>&1 | grit search --traceback - "test_auth fails"
