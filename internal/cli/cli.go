@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -61,6 +62,10 @@ func newRootCmd(e *env) *cobra.Command {
 	root.SilenceUsage = true
 	root.SilenceErrors = true
 	root.CompletionOptions.HiddenDefaultCmd = true
+	// `grit --version` and `-v`, as `claude --version` and most CLIs: the
+	// same line as `grit version`.
+	root.Version = Version
+	root.SetVersionTemplate("grit {{.Version}} (" + runtime.Version() + ")\n")
 	for _, sub := range []func(*env) *cobra.Command{
 		newVersionCmd,
 		newSearchCmd,
