@@ -178,7 +178,7 @@ func TestBenchLocateDropsNothing(t *testing.T) {
 		t.Errorf("acme__rpc-1: error %q, missing_blobs %d, bm25 %q; want it run, 1 blob missing, BM25 ranking server/retry.go first",
 			ir.Error, ir.MissingBlobs, ir.BM25Files)
 	}
-	if ir := byID["acme__rpc-1"]; len(ir.DefScores) == 0 || ir.DefScores[0].Entity != "Backoff" || ir.DefScores[0].Signals.Symbol == 0 {
+	if ir := byID["acme__rpc-1"]; len(ir.DefScores) == 0 || ir.DefScores[0].Entity != "server/retry.go:Backoff" || ir.DefScores[0].Signals.Symbol == 0 {
 		t.Errorf("acme__rpc-1 --dump-defs: %+v; want Backoff first with its symbol signal", ir.DefScores)
 	}
 	if ir := byID["acme__rpc-2"]; ir.Error != "" || ir.FileRank != 1 || ir.MissingBlobs != 1 {

@@ -126,9 +126,11 @@ type InstanceResult struct {
 	DefScores []DefScore `json:"def_scores,omitempty"`
 }
 
-// DefScore is one ranked definition in InstanceResult: the gold's entity
-// name for it ("" when it is in no function), its length in lines, score and signals.
+// DefScore is one ranked definition in InstanceResult: its path, the gold's
+// entity name for it (path:Scope.Name, "" when it is in no function), its
+// length in lines, score and signals.
 type DefScore struct {
+	Path    string         `json:"path"`
 	Entity  string         `json:"entity"`
 	Lines   int            `json:"lines"`
 	Score   float64        `json:"score"`
@@ -292,8 +294,11 @@ func (ru *run) instance(ctx context.Context, n int, r Record) error {
 			return ru.fail(n, r, "predictions", err, missing)
 		}
 		for j, h := range all {
-			ir.DefScores = append(ir.DefScores, DefScore{Entity: names[j], Lines: h.Def.EndLine - h.Def.StartLine + 1,
-				Score: h.Score, Signals: h.Signals})
+			ds := DefScore{Path: h.Def.Path, Lines: h.Def.EndLine - h.Def.StartLine + 1, Score: h.Score, Signals: h.Signals}
+			if names[j] != "" {
+				ds.Entity = h.Def.Path + ":" + names[j]
+			}
+			ir.DefScores = append(ir.DefScores, ds)
 		}
 	}
 	if ru.enc != nil {
